@@ -1,0 +1,177 @@
+// Package exact is the laboratory's reference exact solver: constraint
+// propagation on candidate bitsets (naked singles and hidden singles) with
+// depth-first backtracking on the empty cell with the fewest candidates
+// (minimum remaining values). It counts solutions up to a limit, so it
+// proves uniqueness with a limit of 2, and it reports the effort of the
+// search as a difficulty measure.
+//
+// It works for every box shape the root package allows (N up to 32). The
+// classic 9x9 shape has a dedicated implementation on fixed-size arrays;
+// every other shape uses the general one. Both follow the same rules in the
+// same order of choices, so they return the same Result, effort included,
+// for the same puzzle.
+//
+// The search is deterministic: a puzzle always gives the same Result. The
+// branching cell is the empty cell with the fewest candidates, the first in
+// row-major order on a tie, and its candidates are tried in increasing
+// order.
+package exact
+
+import (
+	"context"
+	"sync"
+
+	"sudokulab"
+)
+
+// Effort counts the work of a search; it is a difficulty measure. A puzzle
+// that singles alone solve has zero Guesses and zero Backtracks.
+//
+// Propagations counts the cells fixed by naked or hidden singles in the
+// search nodes whose propagation reached a consistent state; the givens and
+// the guessed cells do not count, and neither do nodes that ended in a
+// contradiction (how far such a node got depends on the order of the work,
+// which would make the count an artefact of the implementation). The
+// result is a property of the puzzle and the search order alone.
+type Effort struct {
+	// Propagations counts cells fixed by naked or hidden singles.
+	Propagations int64
+	// Guesses counts branch choices tried: one for each value tried at a
+	// branching cell.
+	Guesses int64
+	// Backtracks counts dead ends: search nodes, the root included, whose
+	// propagation ended in a contradiction.
+	Backtracks int64
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	// Count is the number of solutions found, at most the limit: with a
+	// limit of 2, a Count of 2 means "2 or more".
+	Count int
+	// Solution is the first solution found; it is the zero Grid when
+	// Count is 0.
+	Solution sudokulab.Grid
+	// Effort is the work the search took.
+	Effort Effort
+}
+
+// Solve counts the solutions of puzzle up to limit (limit <= 0 means 1) and
+// returns the first one found with the effort of the search.
+//
+// A puzzle whose givens break the rules (a symbol twice in one unit) has no
+// solution: Solve returns Count 0 with zero effort and a nil error, as it
+// does for any other puzzle without a solution. A malformed grid (invalid
+// shape, wrong number of cells, a symbol above N) is an error, a
+// *sudokulab.Error with code sudokulab.EINVALID wrapping the cause.
+//
+// Solve checks ctx every few thousand search nodes and, once it is done,
+// returns ctx.Err() with the Result found so far.
+//
+// Solve takes a Solver from a pool kept for each shape, so that it does not
+// allocate beyond the solution either; a Solver of one's own does the same
+// without the pool.
+func Solve(ctx context.Context, puzzle sudokulab.Grid, limit int) (Result, error) {
+	if err := checkGrid(puzzle); err != nil {
+		return Result{}, err
+	}
+	pool := &pools[puzzle.Shape.BoxRows][puzzle.Shape.BoxCols]
+	s, _ := pool.Get().(*Solver)
+	if s == nil {
+		s = New(puzzle.Shape)
+	}
+	res, err := s.solve(ctx, puzzle, limit)
+	pool.Put(s)
+	return res, err
+}
+
+// pools holds Solvers for Solve, by box shape.
+var pools [sudokulab.MaxN + 1][sudokulab.MaxN + 1]sync.Pool
+
+// Solver is a reusable exact solver. It keeps its buffers between calls, so
+// that solving many puzzles of one shape in a loop allocates nothing beyond
+// the returned solution grids. The zero Solver is ready to use; a Solver
+// adapts to the shape of each puzzle, reallocating when the shape changes.
+// A Solver must not be used by several goroutines at once.
+type Solver struct {
+	shape sudokulab.Shape
+	gen   *general // every shape but 9x9
+	f9    *fast9   // the classic 9x9 shape
+}
+
+// New returns a Solver with its buffers ready for puzzles of the given
+// shape. An invalid shape is reported by Solve, not here.
+func New(shape sudokulab.Shape) *Solver {
+	s := &Solver{}
+	if shape.Validate() == nil {
+		s.prepare(shape)
+	}
+	return s
+}
+
+// prepare readies the engine for a valid shape.
+func (s *Solver) prepare(shape sudokulab.Shape) {
+	s.shape = shape
+	if shape == sudokulab.Classic {
+		if s.f9 == nil {
+			s.f9 = newFast9()
+		}
+		return
+	}
+	if s.gen == nil || s.gen.shape != shape {
+		s.gen = newGeneral(shape)
+	}
+}
+
+// Solve counts the solutions of puzzle up to limit; see the package-level
+// Solve for the meaning of the arguments and results.
+func (s *Solver) Solve(ctx context.Context, puzzle sudokulab.Grid, limit int) (Result, error) {
+	if err := checkGrid(puzzle); err != nil {
+		return Result{}, err
+	}
+	return s.solve(ctx, puzzle, limit)
+}
+
+// solve is Solve for a well-formed puzzle.
+func (s *Solver) solve(ctx context.Context, puzzle sudokulab.Grid, limit int) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	if limit <= 0 {
+		limit = 1
+	}
+	if s.shape != puzzle.Shape || (s.f9 == nil && s.gen == nil) {
+		s.prepare(puzzle.Shape)
+	}
+	if puzzle.Shape == sudokulab.Classic {
+		return s.f9.solve(ctx, puzzle, limit)
+	}
+	return s.gen.solve(ctx, puzzle, limit)
+}
+
+// checkGrid reports a malformed grid: an invalid shape, a wrong cell count
+// or a symbol above N. Broken rules are not errors here.
+func checkGrid(g sudokulab.Grid) error {
+	if err := g.Shape.Validate(); err != nil {
+		return sudokulab.WrapError(sudokulab.EINVALID, err, "exact solver")
+	}
+	if len(g.Cells) != g.Shape.Cells() {
+		return sudokulab.Errorf(sudokulab.EINVALID, "exact solver: grid has %d cells, want %d for %s", len(g.Cells), g.Shape.Cells(), g.Shape)
+	}
+	n := uint8(g.Shape.N())
+	for i, v := range g.Cells {
+		if v > n {
+			return sudokulab.Errorf(sudokulab.EINVALID, "exact solver: %s holds %d, above %d", g.Geometry().CellName(i), v, n)
+		}
+	}
+	return nil
+}
+
+// cancelEvery is the number of search nodes between two looks at the
+// context; it is a power of two.
+const cancelEvery = 1 << 12
+
+// newSolution returns a grid of the shape holding cells.
+func newSolution(shape sudokulab.Shape, cells []uint8) sudokulab.Grid {
+	return sudokulab.Grid{Shape: shape, Cells: append([]uint8(nil), cells...)}
+}

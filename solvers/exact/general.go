@@ -1,0 +1,293 @@
+package exact
+
+import (
+	"context"
+	"math/bits"
+
+	"sudokulab"
+)
+
+// general is the engine for every shape. Its state is one candidate bitset
+// per cell; a cell with a single candidate is fixed. Every fixed cell has
+// either been propagated to its peers or waits in the queue, so a cell whose
+// last candidate is removed, or a digit left without a place in a unit, is a
+// contradiction.
+type general struct {
+	shape sudokulab.Shape
+	n     int
+	cells int
+	deg   int    // peers per cell
+	full  uint32 // the N candidate bits
+	peers []int32
+	units []int32 // 3N units of N cells, rows then columns then boxes
+
+	cand   []uint32 // the current state
+	solved int      // fixed cells in cand
+	queue  []int32  // fixed cells not yet propagated
+	frames []uint32 // saved states, one per depth
+	saved  []int    // solved counts of the saved states
+	used   []uint32 // scratch: symbols given in each unit
+
+	// search bookkeeping, reset by solve
+	limit    int
+	count    int
+	effort   Effort
+	solution []uint8
+	ctx      context.Context
+	done     <-chan struct{}
+	err      error
+	nodes    int
+}
+
+func newGeneral(shape sudokulab.Shape) *general {
+	geo := sudokulab.GeometryOf(shape)
+	n := geo.N
+	cells := n * n
+	g := &general{
+		shape: shape,
+		n:     n,
+		cells: cells,
+		deg:   len(geo.Peers[0]),
+		full:  uint32(1<<n - 1),
+		cand:  make([]uint32, cells),
+		queue: make([]int32, 0, cells),
+		used:  make([]uint32, 3*n),
+	}
+	g.peers = make([]int32, 0, cells*g.deg)
+	for _, p := range geo.Peers {
+		for _, q := range p {
+			g.peers = append(g.peers, int32(q))
+		}
+	}
+	g.units = make([]int32, 0, 3*n*n)
+	for _, u := range geo.Units {
+		for _, c := range u {
+			g.units = append(g.units, int32(c))
+		}
+	}
+	return g
+}
+
+func (g *general) solve(ctx context.Context, puzzle sudokulab.Grid, limit int) (Result, error) {
+	g.limit, g.count, g.effort = limit, 0, Effort{}
+	g.err, g.nodes = nil, 0
+	g.ctx, g.done = ctx, ctx.Done()
+	g.queue = g.queue[:0]
+	g.solved = 0
+	// Givens that repeat a symbol in a unit have no solution: count 0
+	// with zero effort, before any search.
+	used := g.used
+	clear(used)
+	for c, v := range puzzle.Cells {
+		if v == 0 {
+			g.cand[c] = g.full
+			continue
+		}
+		bit := uint32(1) << (v - 1)
+		g.cand[c] = bit
+		r, col := c/g.n, c%g.n
+		b := (r/g.shape.BoxRows)*(g.n/g.shape.BoxCols) + col/g.shape.BoxCols
+		for _, u := range [3]int{r, g.n + col, 2*g.n + b} {
+			if used[u]&bit != 0 {
+				return Result{}, nil
+			}
+			used[u] |= bit
+		}
+		g.solved++
+		g.queue = append(g.queue, int32(c))
+	}
+	start := g.solved
+	if !g.propagate() {
+		g.effort.Backtracks++
+		return g.result(), nil
+	}
+	g.effort.Propagations += int64(g.solved - start)
+	if g.solved == g.cells {
+		g.record()
+	} else {
+		g.search(0)
+	}
+	res, err := g.result(), g.err
+	g.ctx, g.done, g.err = nil, nil, nil
+	return res, err
+}
+
+func (g *general) result() Result {
+	r := Result{Count: g.count, Effort: g.effort}
+	if g.count > 0 {
+		r.Solution = newSolution(g.shape, g.solution)
+	}
+	return r
+}
+
+// record notes a solution in cand; the first one is kept.
+func (g *general) record() {
+	if g.count == 0 {
+		if cap(g.solution) < g.cells {
+			g.solution = make([]uint8, g.cells)
+		}
+		g.solution = g.solution[:g.cells]
+		for c, m := range g.cand {
+			g.solution[c] = uint8(bits.TrailingZeros32(m) + 1)
+		}
+	}
+	g.count++
+}
+
+// frameBuf returns the saved-state buffer of a depth, growing the stack.
+func (g *general) frameBuf(depth int) []uint32 {
+	need := (depth + 1) * g.cells
+	if len(g.frames) < need {
+		g.frames = append(g.frames, make([]uint32, need-len(g.frames))...)
+		for len(g.saved) <= depth {
+			g.saved = append(g.saved, 0)
+		}
+	}
+	return g.frames[depth*g.cells : need]
+}
+
+// search explores the consistent, unsolved state in cand. It returns true
+// when the search must stop: the limit is reached or the context is done.
+func (g *general) search(depth int) bool {
+	// The branching cell: fewest candidates, first in row-major order.
+	best, bestCount := -1, 99
+	for c, m := range g.cand {
+		if m&(m-1) == 0 {
+			continue
+		}
+		if k := bits.OnesCount32(m); k < bestCount {
+			best, bestCount = c, k
+			if k == 2 {
+				break
+			}
+		}
+	}
+	frame := g.frameBuf(depth)
+	copy(frame, g.cand)
+	g.saved[depth] = g.solved
+	for m := frame[best]; m != 0; m &= m - 1 {
+		g.nodes++
+		if g.nodes&(cancelEvery-1) == 0 && g.done != nil {
+			select {
+			case <-g.done:
+				g.err = g.ctx.Err()
+				return true
+			default:
+			}
+		}
+		g.effort.Guesses++
+		if m != frame[best] {
+			copy(g.cand, frame)
+			g.solved = g.saved[depth]
+		}
+		g.cand[best] = m & -m
+		g.solved++
+		start := g.solved
+		g.queue = append(g.queue[:0], int32(best))
+		if !g.propagate() {
+			g.effort.Backtracks++
+			continue
+		}
+		g.effort.Propagations += int64(g.solved - start)
+		if g.solved == g.cells {
+			g.record()
+			if g.count >= g.limit {
+				return true
+			}
+			continue
+		}
+		if g.search(depth + 1) {
+			return true
+		}
+	}
+	return false
+}
+
+// propagate applies naked and hidden singles until neither applies. It
+// returns false on a contradiction.
+func (g *general) propagate() bool {
+	for {
+		if !g.drain() {
+			return false
+		}
+		if g.solved == g.cells {
+			return true
+		}
+		found, ok := g.hidden()
+		if !ok {
+			return false
+		}
+		if !found {
+			return true
+		}
+	}
+}
+
+// drain propagates the queued fixed cells to their peers, queueing the
+// naked singles that appear.
+func (g *general) drain() bool {
+	cand, deg := g.cand, g.deg
+	for len(g.queue) > 0 {
+		c := g.queue[len(g.queue)-1]
+		g.queue = g.queue[:len(g.queue)-1]
+		bit := cand[c]
+		for _, p := range g.peers[int(c)*deg : int(c+1)*deg] {
+			m := cand[p]
+			if m&bit == 0 {
+				continue
+			}
+			m &^= bit
+			if m == 0 {
+				return false
+			}
+			cand[p] = m
+			if m&(m-1) == 0 {
+				g.solved++
+				g.queue = append(g.queue, p)
+			}
+		}
+	}
+	return true
+}
+
+// hidden fixes every hidden single: a symbol with one place left in a unit.
+// It reports whether it fixed any, and false for ok when a unit has no place
+// for a symbol or a cell is the only place for two.
+func (g *general) hidden() (found, ok bool) {
+	cand, n := g.cand, g.n
+	for u := 0; u < 3*n; u++ {
+		cells := g.units[u*n : u*n+n]
+		var once, twice, fixed uint32
+		for _, c := range cells {
+			m := cand[c]
+			if m&(m-1) == 0 {
+				fixed |= m
+				continue
+			}
+			twice |= once & m
+			once |= m
+		}
+		if once|fixed != g.full {
+			return false, false
+		}
+		for h := once &^ twice &^ fixed; h != 0; h &= h - 1 {
+			bit := h & -h
+			at := int32(-1)
+			for _, c := range cells {
+				if cand[c]&bit != 0 {
+					at = c
+					break
+				}
+			}
+			if at < 0 {
+				// Another hidden single of this unit took the cell.
+				return false, false
+			}
+			cand[at] = bit
+			g.solved++
+			g.queue = append(g.queue, at)
+			found = true
+		}
+	}
+	return found, true
+}
