@@ -1,0 +1,307 @@
+// Package db stores the laboratory in a SQL database: puzzles, collections,
+// imports, ratings, solver configurations, experiments, runs and their
+// trajectories. The schema lives in package migrations and is explained in
+// docs/schema.md; the database is a public interface that people query
+// with their own SQL.
+//
+// The store functions take a sqlx.ExtContext, so they work on the *DB
+// itself (each statement on its own) and on a *sqlx.Tx (several writes in
+// one transaction, see DB.WithTx). Queries are written in portable SQL with
+// ? placeholders passed through Rebind; everything specific to SQLite is in
+// sqlite.go.
+package db
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/pressly/goose/v3"
+
+	"sudokulab"
+	"sudokulab/migrations"
+)
+
+// DB is an open laboratory database. The embedded *sqlx.DB is the
+// connection pool; pass the DB (or a transaction from it) to the store
+// functions.
+type DB struct {
+	*sqlx.DB
+	path     string
+	provider *goose.Provider
+}
+
+// Options adjust OpenOptions.
+type Options struct {
+	// NoMigrate leaves the schema as it is: for inspecting the migration
+	// status of an older file without changing it.
+	NoMigrate bool
+	// MustExist fails instead of creating a new, empty database file.
+	MustExist bool
+	// ReadOnly opens an existing file for reading only, leaving it exactly
+	// as it is, down to its journal mode: for looking into a file that is
+	// not yours, such as the committed lab.db.example. It implies NoMigrate
+	// and MustExist; every write fails.
+	ReadOnly bool
+}
+
+// Open opens the database file at path, creating it if needed, and
+// migrates it up to LatestVersion. A database whose schema is newer than
+// this program is refused with an ECONFLICT error.
+func Open(ctx context.Context, path string) (*DB, error) {
+	return OpenOptions(ctx, path, Options{})
+}
+
+// OpenOptions is Open with options.
+func OpenOptions(ctx context.Context, path string, opts Options) (*DB, error) {
+	if opts.ReadOnly {
+		opts.NoMigrate, opts.MustExist = true, true
+	}
+	sqlDB, err := openSQLite(ctx, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	d := &DB{DB: sqlx.NewDb(sqlDB, driverName), path: path}
+	d.provider, err = goose.NewProvider(gooseDialect, sqlDB, migrations.FS,
+		goose.WithDisableGlobalRegistry(true), goose.WithTableName(versionTable))
+	if err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("db: loading migrations: %w", err)
+	}
+	if !opts.NoMigrate {
+		if err := d.migrateOnOpen(ctx); err != nil {
+			sqlDB.Close()
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// Path returns the file name the database was opened with.
+func (d *DB) Path() string { return d.path }
+
+// Close closes the connection pool.
+func (d *DB) Close() error { return d.DB.Close() }
+
+// WithTx runs fn in a transaction and commits it if fn returns nil; on an
+// error or a panic it rolls back. The error of fn is returned unchanged.
+// On SQLite the transaction takes the write lock when it begins (other
+// writers wait up to 10 s), so keep it short and use it for writes;
+// readers need no transaction.
+func (d *DB) WithTx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err error) {
+	tx, err := d.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("db: begin: %w", err)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			tx.Rollback()
+			panic(p)
+		}
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	if err = fn(tx); err != nil {
+		return err
+	}
+	if err = tx.Commit(); err != nil {
+		return fmt.Errorf("db: commit: %w", err)
+	}
+	return nil
+}
+
+// MigrationStatus is the state of one embedded migration in the database.
+type MigrationStatus struct {
+	Version   int64     // the number the file name starts with
+	Source    string    // the file name, such as "00001_initial.sql"
+	Applied   bool      // whether the database has it
+	AppliedAt time.Time // when it was applied; zero if not applied
+}
+
+// MigrationResult describes one migration applied by MigrateUp.
+type MigrationResult struct {
+	Version  int64
+	Source   string
+	Duration time.Duration
+}
+
+// LatestVersion returns the version of the newest embedded migration: the
+// schema version this program expects.
+func (d *DB) LatestVersion() int64 {
+	src := d.provider.ListSources()
+	return src[len(src)-1].Version
+}
+
+// Version returns the schema version of the database: the newest migration
+// applied, 0 for a database without any.
+func (d *DB) Version(ctx context.Context) (int64, error) {
+	if ok, err := d.versioned(ctx); err != nil || !ok {
+		return 0, err
+	}
+	v, err := d.provider.GetDBVersion(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("db: schema version: %w", err)
+	}
+	return v, nil
+}
+
+// MigrateStatus lists every embedded migration, oldest first, and whether
+// the database has it.
+func (d *DB) MigrateStatus(ctx context.Context) ([]MigrationStatus, error) {
+	if ok, err := d.versioned(ctx); err != nil {
+		return nil, err
+	} else if !ok {
+		var out []MigrationStatus
+		for _, src := range d.provider.ListSources() {
+			out = append(out, MigrationStatus{Version: src.Version, Source: path.Base(src.Path)})
+		}
+		return out, nil
+	}
+	st, err := d.provider.Status(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("db: migration status: %w", err)
+	}
+	out := make([]MigrationStatus, len(st))
+	for i, s := range st {
+		out[i] = MigrationStatus{
+			Version:   s.Source.Version,
+			Source:    path.Base(s.Source.Path),
+			Applied:   s.State == goose.StateApplied,
+			AppliedAt: s.AppliedAt,
+		}
+	}
+	return out, nil
+}
+
+// versioned reports whether the database has goose's version table. Status
+// and version queries on a database without it answer without creating it,
+// so that inspecting a file never writes to it.
+func (d *DB) versioned(ctx context.Context) (bool, error) {
+	ok, err := tableExists(ctx, d.DB, versionTable)
+	if err != nil {
+		return false, fmt.Errorf("db: schema version: %w", err)
+	}
+	return ok, nil
+}
+
+// MigrateUp applies every pending migration, oldest first, and returns
+// those it applied (none when the database is up to date).
+func (d *DB) MigrateUp(ctx context.Context) ([]MigrationResult, error) {
+	res, err := d.provider.Up(ctx)
+	out := make([]MigrationResult, 0, len(res))
+	for _, r := range res {
+		if r.Error != nil {
+			continue
+		}
+		out = append(out, MigrationResult{Version: r.Source.Version, Source: path.Base(r.Source.Path), Duration: r.Duration})
+	}
+	if err != nil {
+		return out, fmt.Errorf("db: migrating %s: %w", d.path, err)
+	}
+	return out, nil
+}
+
+// migrateOnOpen brings the schema up to date. Two processes opening a new
+// file at once both see the migrations pending; the second one's attempt
+// then fails, and it accepts the result if the first one got there.
+func (d *DB) migrateOnOpen(ctx context.Context) error {
+	_, upErr := d.MigrateUp(ctx)
+	v, err := d.Version(ctx)
+	if err != nil {
+		return errors.Join(upErr, err)
+	}
+	latest := d.LatestVersion()
+	if v > latest {
+		return sudokulab.Errorf(sudokulab.ECONFLICT,
+			"database %s has schema version %d, newer than this sudokulab knows (%d): use a newer sudokulab", d.path, v, latest)
+	}
+	if upErr != nil {
+		pending, err := d.provider.HasPending(ctx)
+		if err != nil || pending {
+			return errors.Join(upErr, err)
+		}
+	}
+	return nil
+}
+
+// Query runs one SQL statement (or script) given by the user and returns
+// the column names and every row, with text and blobs as strings. Unless
+// write is true the database itself refuses any change. An error reported
+// by the database is an EINVALID *sudokulab.Error "sql: <message>".
+func (d *DB) Query(ctx context.Context, query string, write bool) (columns []string, rows [][]any, err error) {
+	conn, err := d.Conn(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("db: %w", err)
+	}
+	defer conn.Close()
+	if !write {
+		restore, err := readOnly(ctx, conn)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer restore()
+	}
+	rs, err := conn.QueryContext(ctx, query)
+	if err != nil {
+		return nil, nil, userSQLError(err)
+	}
+	defer rs.Close()
+	columns, err = rs.Columns()
+	if err != nil {
+		return nil, nil, userSQLError(err)
+	}
+	for rs.Next() {
+		vals := make([]any, len(columns))
+		ptrs := make([]any, len(columns))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rs.Scan(ptrs...); err != nil {
+			return nil, nil, userSQLError(err)
+		}
+		for i, v := range vals {
+			if b, ok := v.([]byte); ok {
+				vals[i] = string(b)
+			}
+		}
+		rows = append(rows, vals)
+	}
+	if err := rs.Err(); err != nil {
+		return nil, nil, userSQLError(err)
+	}
+	return columns, rows, nil
+}
+
+// userSQLError wraps an error the database reported for SQL a person wrote.
+func userSQLError(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return sudokulab.Errorf(sudokulab.EINVALID, "sql: %s", dbMessage(err))
+}
+
+// dbError classifies an error from a store statement about what (such as
+// "add run"): a broken constraint becomes a user-facing *sudokulab.Error
+// carrying the database's message, anything else is internal.
+func dbError(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	var se *sudokulab.Error
+	if errors.As(err, &se) {
+		return err
+	}
+	switch constraintOf(err) {
+	case constraintUnique:
+		return sudokulab.Errorf(sudokulab.ECONFLICT, "%s: already stored (%s)", what, dbMessage(err))
+	case constraintForeignKey:
+		return sudokulab.Errorf(sudokulab.ENOTFOUND, "%s: it refers to a row that does not exist (%s)", what, dbMessage(err))
+	case constraintCheck, constraintNotNull:
+		return sudokulab.Errorf(sudokulab.EINVALID, "%s: %s", what, dbMessage(err))
+	}
+	return fmt.Errorf("db: %s: %w", what, err)
+}

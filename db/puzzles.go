@@ -1,0 +1,382 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+
+	"sudokulab"
+)
+
+// puzzleCols are the columns scanPuzzle reads, in order.
+const puzzleCols = "id, grid, box_rows, box_cols, solution, solution_count, symmetry_form, created_at"
+
+type rowScanner interface{ Scan(dest ...any) error }
+
+func scanPuzzle(r rowScanner) (sudokulab.Puzzle, error) {
+	var (
+		p              sudokulab.Puzzle
+		grid, solution string
+		shape          sudokulab.Shape
+	)
+	err := r.Scan(&p.ID, &grid, &shape.BoxRows, &shape.BoxCols, strCol{&solution},
+		&p.SolutionCount, strCol{&p.SymmetryForm}, timeCol{&p.CreatedAt})
+	if err != nil {
+		return p, err
+	}
+	if p.Givens, err = parseGridCol(grid, shape, "puzzle"); err != nil {
+		return p, err
+	}
+	if p.Solution, err = parseGridCol(solution, shape, "solution"); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// AddPuzzle stores p unless a puzzle with the same box shape and text form
+// is stored already, and returns the id either way; created says whether
+// the row is new. When the stored row lacks a solution or solution count
+// that p has, they are filled in; a known solution is never replaced. It
+// sets p.ID, and p.CreatedAt when created. A malformed puzzle, one whose
+// givens break the rules, or a wrong solution is an EINVALID error.
+func AddPuzzle(ctx context.Context, x sqlx.ExtContext, p *sudokulab.Puzzle) (id int64, created bool, err error) {
+	g := p.Givens
+	if err := g.Validate(); err != nil {
+		return 0, false, sudokulab.WrapError(sudokulab.EINVALID, err, "puzzle %s", g.String())
+	}
+	if p.HasSolution() {
+		if err := sudokulab.CheckSolution(g, p.Solution); err != nil {
+			return 0, false, sudokulab.WrapError(sudokulab.EINVALID, err, "puzzle %s: wrong solution", g.String())
+		}
+	}
+	if c := p.SolutionCount; c != nil && (*c < 0 || *c > 2 || (*c == 0 && p.HasSolution())) {
+		return 0, false, sudokulab.Errorf(sudokulab.EINVALID, "puzzle %s: solution count %d: want 0, 1 or 2 (two or more), and not 0 with a solution", g.String(), *c)
+	}
+	text, shape := g.String(), g.Shape
+	createdAt := stamp(p.CreatedAt)
+	err = x.QueryRowxContext(ctx, x.Rebind(`
+		INSERT INTO puzzles (grid, size, box_rows, box_cols, givens, solution, solution_count, symmetry_form, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (box_rows, box_cols, grid) DO NOTHING
+		RETURNING id`),
+		text, shape.N(), shape.BoxRows, shape.BoxCols, g.Givens(), nullGrid(p.Solution), p.SolutionCount,
+		nullStr(p.SymmetryForm), FormatTime(createdAt)).Scan(&id)
+	switch {
+	case err == nil:
+		p.ID, p.CreatedAt = id, createdAt
+		return id, true, nil
+	case !errors.Is(err, sql.ErrNoRows):
+		return 0, false, dbError(err, "add puzzle")
+	}
+
+	// Stored already: fill in what the row lacks.
+	var (
+		solution string
+		count    *int
+	)
+	err = x.QueryRowxContext(ctx, x.Rebind(`
+		SELECT id, solution, solution_count, created_at FROM puzzles
+		WHERE box_rows = ? AND box_cols = ? AND grid = ?`), shape.BoxRows, shape.BoxCols, text).
+		Scan(&id, strCol{&solution}, &count, timeCol{&p.CreatedAt})
+	if err != nil {
+		return 0, false, dbError(err, "add puzzle")
+	}
+	p.ID = id
+	if (solution == "" && p.HasSolution()) || (count == nil && p.SolutionCount != nil) {
+		_, err = x.ExecContext(ctx, x.Rebind(`
+			UPDATE puzzles
+			SET solution = COALESCE(solution, ?), solution_count = COALESCE(solution_count, ?)
+			WHERE id = ?`), nullGrid(p.Solution), p.SolutionCount, id)
+		if err != nil {
+			return 0, false, dbError(err, "add puzzle: fill in solution")
+		}
+	}
+	return id, false, nil
+}
+
+// GetPuzzle returns the puzzle with the given id, or an ENOTFOUND error.
+func GetPuzzle(ctx context.Context, x sqlx.ExtContext, id int64) (*sudokulab.Puzzle, error) {
+	p, err := scanPuzzle(x.QueryRowxContext(ctx, x.Rebind(`SELECT `+puzzleCols+` FROM puzzles WHERE id = ?`), id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, sudokulab.Errorf(sudokulab.ENOTFOUND, "no puzzle with id %d", id)
+	}
+	if err != nil {
+		return nil, dbError(err, "get puzzle")
+	}
+	return &p, nil
+}
+
+// FindPuzzle returns the stored puzzle of the given shape whose givens are
+// grid, written in any form ParseShape accepts, or an ENOTFOUND error. A
+// grid that does not parse is an EINVALID error.
+func FindPuzzle(ctx context.Context, x sqlx.ExtContext, shape sudokulab.Shape, grid string) (*sudokulab.Puzzle, error) {
+	g, err := sudokulab.ParseShape(grid, shape)
+	if err != nil {
+		return nil, sudokulab.WrapError(sudokulab.EINVALID, err, "grid")
+	}
+	p, err := scanPuzzle(x.QueryRowxContext(ctx, x.Rebind(`
+		SELECT `+puzzleCols+` FROM puzzles WHERE box_rows = ? AND box_cols = ? AND grid = ?`),
+		shape.BoxRows, shape.BoxCols, g.String()))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, sudokulab.Errorf(sudokulab.ENOTFOUND, "puzzle %s (%s) is not stored", g.String(), shape)
+	}
+	if err != nil {
+		return nil, dbError(err, "find puzzle")
+	}
+	return &p, nil
+}
+
+// ListPuzzles returns the distinct puzzles having a row of the view
+// puzzle_catalog that matches the SQL predicate where, such as
+// "collection = 'sato-inoue-2010' AND givens < 30", ordered by id; an empty
+// predicate matches every puzzle. A positive limit keeps the first limit
+// puzzles. A predicate the database rejects is an EINVALID error carrying
+// the database's message. The predicate must be a single expression: it
+// cannot hold a ';' outside quotes.
+func ListPuzzles(ctx context.Context, x sqlx.ExtContext, where string, limit int) ([]sudokulab.Puzzle, error) {
+	q := `SELECT ` + puzzleCols + ` FROM puzzles`
+	if strings.TrimSpace(where) != "" {
+		if err := checkPredicate(where); err != nil {
+			return nil, err
+		}
+		// The newline ends a trailing "--" comment in the predicate.
+		q += " WHERE id IN (SELECT id FROM puzzle_catalog WHERE (" + where + "\n))"
+	}
+	q += " ORDER BY id"
+	if limit > 0 {
+		q += " LIMIT " + strconv.Itoa(limit)
+	}
+	predicateErr := func(err error) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: %s", where, dbMessage(err))
+	}
+	// No placeholders, so no Rebind: a '?' in the predicate is the user's.
+	rows, err := x.QueryxContext(ctx, q)
+	if err != nil {
+		return nil, predicateErr(err)
+	}
+	defer rows.Close()
+	var out []sudokulab.Puzzle
+	for rows.Next() {
+		p, err := scanPuzzle(rows)
+		if err != nil {
+			return nil, dbError(err, "list puzzles")
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, predicateErr(err)
+	}
+	return out, nil
+}
+
+// checkPredicate refuses a predicate that would end the statement: a ';'
+// outside string literals, quoted names and comments.
+func checkPredicate(where string) error {
+	for i := 0; i < len(where); i++ {
+		switch c := where[i]; c {
+		case '\'', '"', '`':
+			j := strings.IndexByte(where[i+1:], c)
+			if j < 0 {
+				return nil // unterminated: the database reports it
+			}
+			i += j + 1
+		case '[':
+			j := strings.IndexByte(where[i+1:], ']')
+			if j < 0 {
+				return nil
+			}
+			i += j + 1
+		case '-':
+			if strings.HasPrefix(where[i:], "--") {
+				j := strings.IndexByte(where[i:], '\n')
+				if j < 0 {
+					return nil
+				}
+				i += j
+			}
+		case '/':
+			if strings.HasPrefix(where[i:], "/*") {
+				j := strings.Index(where[i+2:], "*/")
+				if j < 0 {
+					return nil
+				}
+				i += j + 3
+			}
+		case ';':
+			return sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: must be one expression, without ';'", where)
+		}
+	}
+	return nil
+}
+
+// EnsureCollection returns the id of the collection called name, creating
+// it with the description if there is none. An existing collection keeps
+// its description unless it has none.
+func EnsureCollection(ctx context.Context, x sqlx.ExtContext, name, description string) (int64, error) {
+	if strings.TrimSpace(name) == "" {
+		return 0, sudokulab.Errorf(sudokulab.EINVALID, "a collection needs a name")
+	}
+	return ensureNamed(ctx, x, "collections", "collection", name, description)
+}
+
+// EnsureExperiment returns the id of the experiment called name, creating
+// it with the description if there is none. An existing experiment keeps
+// its description unless it has none.
+func EnsureExperiment(ctx context.Context, x sqlx.ExtContext, name, description string) (int64, error) {
+	if strings.TrimSpace(name) == "" {
+		return 0, sudokulab.Errorf(sudokulab.EINVALID, "an experiment needs a name")
+	}
+	return ensureNamed(ctx, x, "experiments", "experiment", name, description)
+}
+
+// ensureNamed implements EnsureCollection and EnsureExperiment, whose
+// tables both have id, name (unique), description and created_at.
+func ensureNamed(ctx context.Context, x sqlx.ExtContext, table, what, name, description string) (int64, error) {
+	var id int64
+	err := x.QueryRowxContext(ctx, x.Rebind(`
+		INSERT INTO `+table+` (name, description, created_at) VALUES (?, ?, ?)
+		ON CONFLICT (name) DO NOTHING
+		RETURNING id`), name, description, FormatTime(now())).Scan(&id)
+	if err == nil {
+		return id, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return 0, dbError(err, "add "+what+" "+name)
+	}
+	var old string
+	err = x.QueryRowxContext(ctx, x.Rebind(`SELECT id, description FROM `+table+` WHERE name = ?`), name).Scan(&id, &old)
+	if err != nil {
+		return 0, dbError(err, "find "+what+" "+name)
+	}
+	if old == "" && description != "" {
+		if _, err := x.ExecContext(ctx, x.Rebind(`UPDATE `+table+` SET description = ? WHERE id = ?`), description, id); err != nil {
+			return 0, dbError(err, "describe "+what+" "+name)
+		}
+	}
+	return id, nil
+}
+
+// AddMembership puts a puzzle in a collection. Position 0 places it after
+// the collection's last puzzle. If the puzzle is in the collection already
+// nothing changes, except the label when m has a non-empty one. A missing
+// collection, puzzle or import is an ENOTFOUND error; Metadata must be
+// empty or a JSON object.
+func AddMembership(ctx context.Context, x sqlx.ExtContext, m sudokulab.Membership) error {
+	if err := checkJSONObject("membership metadata", m.Metadata); err != nil {
+		return err
+	}
+	var pos any
+	if m.Position > 0 {
+		pos = m.Position
+	} else if m.Position < 0 {
+		return sudokulab.Errorf(sudokulab.EINVALID, "membership position %d: want 1 or more, or 0 for the next one", m.Position)
+	}
+	_, err := x.ExecContext(ctx, x.Rebind(`
+		INSERT INTO collection_puzzles
+			(collection_id, puzzle_id, position, label, import_id, source_line, metadata, added_at)
+		VALUES (?, ?,
+			COALESCE(?, (SELECT COALESCE(MAX(position), 0) + 1 FROM collection_puzzles WHERE collection_id = ?)),
+			?, ?, ?, ?, ?)
+		ON CONFLICT (collection_id, puzzle_id) DO UPDATE SET label = excluded.label
+		WHERE excluded.label <> ''`),
+		m.CollectionID, m.PuzzleID, pos, m.CollectionID, m.Label, nullID(m.ImportID), nullID(m.SourceLine),
+		nullStr(m.Metadata), FormatTime(stamp(m.AddedAt)))
+	if err != nil {
+		return dbError(err, "add puzzle "+strconv.FormatInt(m.PuzzleID, 10)+" to collection "+strconv.FormatInt(m.CollectionID, 10))
+	}
+	return nil
+}
+
+// PuzzleCollections returns the memberships of a puzzle, with the
+// collection names, ordered by collection name.
+func PuzzleCollections(ctx context.Context, x sqlx.ExtContext, puzzleID int64) ([]sudokulab.Membership, error) {
+	rows, err := x.QueryxContext(ctx, x.Rebind(`
+		SELECT cp.collection_id, cp.puzzle_id, cp.position, cp.label, cp.import_id, cp.source_line,
+		       cp.metadata, cp.added_at, c.name
+		FROM collection_puzzles cp JOIN collections c ON c.id = cp.collection_id
+		WHERE cp.puzzle_id = ?
+		ORDER BY c.name`), puzzleID)
+	if err != nil {
+		return nil, dbError(err, "puzzle collections")
+	}
+	defer rows.Close()
+	var out []sudokulab.Membership
+	for rows.Next() {
+		var m sudokulab.Membership
+		if err := rows.Scan(&m.CollectionID, &m.PuzzleID, &m.Position, &m.Label, idCol[int64]{&m.ImportID},
+			idCol[int]{&m.SourceLine}, strCol{&m.Metadata}, timeCol{&m.AddedAt}, &m.Collection); err != nil {
+			return nil, dbError(err, "puzzle collections")
+		}
+		out = append(out, m)
+	}
+	return out, dbError(rows.Err(), "puzzle collections")
+}
+
+// ListCollections returns every collection with its number of puzzles,
+// ordered by name.
+func ListCollections(ctx context.Context, x sqlx.ExtContext) ([]sudokulab.Collection, error) {
+	rows, err := x.QueryxContext(ctx, `
+		SELECT c.id, c.name, c.description, c.created_at, COUNT(cp.puzzle_id)
+		FROM collections c LEFT JOIN collection_puzzles cp ON cp.collection_id = c.id
+		GROUP BY c.id, c.name, c.description, c.created_at
+		ORDER BY c.name`)
+	if err != nil {
+		return nil, dbError(err, "list collections")
+	}
+	defer rows.Close()
+	var out []sudokulab.Collection
+	for rows.Next() {
+		var c sudokulab.Collection
+		if err := rows.Scan(&c.ID, &c.Name, &c.Description, timeCol{&c.CreatedAt}, &c.Puzzles); err != nil {
+			return nil, dbError(err, "list collections")
+		}
+		out = append(out, c)
+	}
+	return out, dbError(rows.Err(), "list collections")
+}
+
+// InsertImport records the start of an import and sets im.ID (and
+// im.StartedAt when zero).
+func InsertImport(ctx context.Context, x sqlx.ExtContext, im *sudokulab.Import) (int64, error) {
+	im.StartedAt = stamp(im.StartedAt)
+	var id int64
+	err := x.QueryRowxContext(ctx, x.Rebind(`
+		INSERT INTO imports (file_name, file_sha256, format, collection_id, started_at, finished_at,
+			puzzles_read, puzzles_new, puzzles_duplicate, puzzles_rejected, notes)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		RETURNING id`),
+		im.FileName, im.FileSHA256, im.Format, nullID(im.CollectionID), FormatTime(im.StartedAt), nullTime(im.FinishedAt),
+		im.PuzzlesRead, im.PuzzlesNew, im.PuzzlesDuplicate, im.PuzzlesRejected, im.Notes).Scan(&id)
+	if err != nil {
+		return 0, dbError(err, "record import of "+im.FileName)
+	}
+	im.ID = id
+	return id, nil
+}
+
+// FinishImport stores the counts, notes and collection of an import
+// recorded by InsertImport, and its finish time (now when
+// im.FinishedAt is zero, which is then set).
+func FinishImport(ctx context.Context, x sqlx.ExtContext, im *sudokulab.Import) error {
+	im.FinishedAt = stamp(im.FinishedAt)
+	res, err := x.ExecContext(ctx, x.Rebind(`
+		UPDATE imports SET collection_id = ?, finished_at = ?, puzzles_read = ?, puzzles_new = ?,
+			puzzles_duplicate = ?, puzzles_rejected = ?, notes = ?
+		WHERE id = ?`),
+		nullID(im.CollectionID), FormatTime(im.FinishedAt), im.PuzzlesRead, im.PuzzlesNew,
+		im.PuzzlesDuplicate, im.PuzzlesRejected, im.Notes, im.ID)
+	if err != nil {
+		return dbError(err, "finish import of "+im.FileName)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return sudokulab.Errorf(sudokulab.ENOTFOUND, "no import with id %d", im.ID)
+	}
+	return nil
+}
