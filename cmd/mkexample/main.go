@@ -1,0 +1,151 @@
+// Command mkexample builds lab.db.example, the small database shipped with
+// sudokulab: the puzzles of the five papers, each checked by the exact
+// solver, in one collection per paper plus one with them all. Run it from
+// the repository root:
+//
+//	go run ./cmd/mkexample            # writes lab.db.example
+//	go run ./cmd/mkexample -o other.db
+//
+// The puzzles come from internal/paperdata (a copy of
+// shared/data/paper-puzzles.csv). The output is rebuilt from scratch, so
+// the command is reproducible: the same code gives the same rows.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/jmoiron/sqlx"
+
+	"sudokulab"
+	"sudokulab/db"
+	"sudokulab/internal/paperdata"
+	"sudokulab/solvers/exact"
+)
+
+// collection is one collection of the example database.
+type collection struct {
+	name, description string
+	// paper selects the CSV rows whose paper column is this file.
+	paper string
+	// also adds puzzles the paper uses that the CSV files under another
+	// paper, with the paper's own name for them.
+	also []alias
+}
+
+type alias struct{ puzzle, paperName string }
+
+// allPuzzles names the collection that holds every paper puzzle.
+const allPuzzles = "paper-puzzles"
+
+// collections lists the example's collections. The cross references follow
+// shared/data/README.md and shared/papers/TARGETS.md.
+var collections = []collection{
+	{name: allPuzzles, description: "Every puzzle of the five papers (shared/data/paper-puzzles.csv)"},
+	{name: "reseda-2012", paper: "reseda-maire-prissette-2012.txt",
+		description: "Maire and Prissette 2012, A restarted estimation of distribution algorithm for solving sudoku puzzles"},
+	{name: "sato-inoue-2010", paper: "ga-building-blocks-sato-inoue-2010.txt",
+		description: "Sato and Inoue 2010, genetic algorithm with building-block-preserving crossover",
+		also:        []alias{{"ai-escargot", "SD2"}}},
+	{name: "nb-coin", description: "Waiyapara, Wattanapornprom and Chongstitvatana, NB-COIN: the six Sato-Inoue puzzles of its Table I",
+		also: []alias{{"sato-no1", "No. 1"}, {"sato-no11", "No. 11"}, {"sato-no27", "No. 27"}, {"sato-no29", "No. 29"}, {"sato-no77", "No. 77"}, {"sato-no106", "No. 106"}}},
+	{name: "franco-tabu-ga", description: "Franco, Gomez and Gallego, tabu search and a genetic algorithm (Spanish): Caso 1; cases 2-4 are not in the text",
+		also: []alias{{"reseda-medium", "Caso 1"}}},
+	{name: "soto-2014", description: "Soto et al. 2014, prefiltered cuckoo search: its own puzzles are not in the text, so the easy, medium and hard RESEDA puzzles stand in (shared/papers/TARGETS.md)",
+		also: []alias{{"reseda-easy", "easy"}, {"reseda-medium", "medium"}, {"reseda-hard", "hard"}}},
+}
+
+func main() {
+	out := flag.String("o", "lab.db.example", "database file to write (replaced)")
+	flag.Parse()
+	if err := build(context.Background(), *out); err != nil {
+		fmt.Fprintln(os.Stderr, "mkexample:", err)
+		os.Exit(1)
+	}
+}
+
+func build(ctx context.Context, out string) error {
+	tmp := out + ".new"
+	for _, f := range []string{tmp, tmp + "-wal", tmp + "-shm"} {
+		if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	d, err := db.Open(ctx, tmp)
+	if err != nil {
+		return err
+	}
+	ids := map[string]int64{}
+	err = d.WithTx(ctx, func(tx *sqlx.Tx) error {
+		for _, p := range paperdata.All() {
+			res, err := exact.Solve(ctx, p.Puzzle, 2)
+			if err != nil {
+				return err
+			}
+			if res.Count != 1 || !res.Solution.Equal(p.Solution) {
+				return fmt.Errorf("%s: the exact solver finds %d solutions (%s), the CSV lists %s", p.Name, res.Count, res.Solution, p.Solution)
+			}
+			pz := &sudokulab.Puzzle{Givens: p.Puzzle, Solution: res.Solution, SolutionCount: &res.Count}
+			if _, _, err := db.AddPuzzle(ctx, tx, pz); err != nil {
+				return fmt.Errorf("%s: %w", p.Name, err)
+			}
+			ids[p.Name] = pz.ID
+		}
+		for _, c := range collections {
+			cid, err := db.EnsureCollection(ctx, tx, c.name, c.description)
+			if err != nil {
+				return err
+			}
+			for _, p := range paperdata.All() {
+				if c.name != allPuzzles && (c.paper == "" || p.Paper != c.paper) {
+					continue
+				}
+				if err := addMember(ctx, tx, cid, ids[p.Name], p, ""); err != nil {
+					return err
+				}
+			}
+			for _, a := range c.also {
+				p := paperdata.MustGet(a.puzzle)
+				if err := addMember(ctx, tx, cid, ids[p.Name], p, a.paperName); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		// A file in rollback-journal mode with the log folded in is one
+		// self-contained file to commit; connections opened later by
+		// sudokulab switch it back to WAL.
+		_, err = d.ExecContext(ctx, "PRAGMA journal_mode = DELETE")
+	}
+	if err == nil {
+		_, err = d.ExecContext(ctx, "VACUUM")
+	}
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s: %d puzzles in %d collections\n", out, len(ids), len(collections))
+	return nil
+}
+
+func addMember(ctx context.Context, tx *sqlx.Tx, cid, pid int64, p paperdata.Puzzle, paperName string) error {
+	meta := map[string]string{"paper": p.Paper, "figure": p.Label, "level": p.Level}
+	if paperName != "" {
+		meta["name_in_paper"] = paperName
+	}
+	b, err := json.Marshal(meta)
+	if err != nil {
+		return err
+	}
+	return db.AddMembership(ctx, tx, sudokulab.Membership{CollectionID: cid, PuzzleID: pid, Label: p.Name, Metadata: string(b)})
+}

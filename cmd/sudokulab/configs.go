@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"sudokulab"
+	"sudokulab/db"
+)
+
+func newConfigsCmd(opts *options) *cobra.Command {
+	return groupCmd("configs", "Add, list and show solver configurations",
+		newConfigsAddCmd(opts), newConfigsListCmd(opts), newConfigsShowCmd(opts))
+}
+
+type configsAddOptions struct {
+	*options
+	solver, description string
+	sets                []string
+}
+
+func newConfigsAddCmd(opts *options) *cobra.Command {
+	o := &configsAddOptions{options: opts}
+	cmd := &cobra.Command{
+		Use:   "add NAME",
+		Short: "Name a solver with parameter settings",
+		Long: `add stores a configuration: a solver with every parameter resolved (the
+--set values over the solver's defaults). A configuration is identified by
+its solver and parameters: adding the same settings again, under any name,
+reuses the stored configuration.`,
+		Example: `  sudokulab configs add my-exact --solver exact`,
+		Args:    exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runConfigsAdd(cmd.Context(), cmd, o, args[0])
+		},
+	}
+	cmd.Flags().StringVar(&o.solver, "solver", "", "solver name (see sudokulab solvers)")
+	cmd.Flags().StringArrayVar(&o.sets, "set", nil, "parameter name=value (repeatable)")
+	cmd.Flags().StringVar(&o.description, "description", "", "what the configuration is for")
+	return cmd
+}
+
+func runConfigsAdd(ctx context.Context, cmd *cobra.Command, o *configsAddOptions, name string) error {
+	if o.solver == "" {
+		return sudokulab.Errorf(sudokulab.EINVALID, "configs add needs --solver")
+	}
+	sets, err := parseSets(o.sets)
+	if err != nil {
+		return err
+	}
+	d, err := o.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	c, reused, err := ensureConfig(ctx, d, o.registry, name, o.solver, sets, o.description, false)
+	if err != nil {
+		return err
+	}
+	w := cmd.OutOrStdout()
+	switch {
+	case reused && c.Name == name:
+		fmt.Fprintf(w, "configuration %s exists with these settings\n", name)
+	case reused:
+		fmt.Fprintf(w, "these settings are stored as configuration %s; use that name\n", c.Name)
+	default:
+		fmt.Fprintf(w, "added configuration %s: %s %s\n", c.Name, c.Solver, c.Params.Canonical())
+	}
+	return nil
+}
+
+func newConfigsListCmd(opts *options) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List configurations with their run counts",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := opts.open(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			t, err := db.ConfigTable(cmd.Context(), d)
+			if err != nil {
+				return err
+			}
+			return writeRows(cmd.OutOrStdout(), opts.format, t.Columns, t.Rows)
+		},
+	}
+}
+
+func newConfigsShowCmd(opts *options) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show NAME",
+		Short: "Show a configuration's parameters beside the solver's defaults",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			d, err := opts.open(ctx)
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			c, err := loadConfig(ctx, d, opts.registry, args[0])
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			if opts.format == "table" {
+				kind := "configuration"
+				if c.Preset {
+					kind = "preset"
+				}
+				fmt.Fprintf(w, "%s %s: solver %s (%s)\n", kind, c.Name, c.Solver, c.Info.Paper)
+				if c.Description != "" {
+					fmt.Fprintln(w, c.Description)
+				}
+				fmt.Fprintf(w, "parameters %s, hash %s\n", c.Config.Params, c.ParamsHash[:16])
+			}
+			rows := make([][]any, len(c.Info.Params))
+			for i, p := range c.Info.Params {
+				rows[i] = []any{p.Name, fmt.Sprint(c.Params[p.Name]), fmt.Sprint(p.Default), p.Range(), p.Section, p.Doc}
+			}
+			return writeRows(w, opts.format, []string{"parameter", "value", "default", "range", "section", "doc"}, rows)
+		},
+	}
+}

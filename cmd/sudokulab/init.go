@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"sudokulab"
+)
+
+type initOptions struct {
+	*options
+	from  string
+	force bool
+}
+
+func newInitCmd(opts *options) *cobra.Command {
+	o := &initOptions{options: opts}
+	cmd := &cobra.Command{
+		Use:   "init",
+		Short: "Create the database, optionally as a copy of lab.db.example",
+		Long: `init creates the database named by --db and migrates it to the newest schema.
+With --from it starts from a copy of another database file, such as the
+lab.db.example shipped with sudokulab (the papers' puzzles). An existing
+database is kept and only migrated up, so init is safe to repeat; --force
+with --from replaces it.`,
+		Example: `  sudokulab init --from lab.db.example
+  sudokulab --db experiments.db init`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runInit(cmd.Context(), cmd, o)
+		},
+	}
+	cmd.Flags().StringVar(&o.from, "from", "", "copy this database file first (for example lab.db.example)")
+	cmd.Flags().BoolVar(&o.force, "force", false, "with --from, replace an existing database")
+	return cmd
+}
+
+func runInit(ctx context.Context, cmd *cobra.Command, o *initOptions) error {
+	_, err := os.Stat(o.dbPath)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	copied := o.from != "" && (!exists || o.force)
+	if copied {
+		if err := copyDatabase(o.from, o.dbPath); err != nil {
+			return err
+		}
+	}
+	d, err := o.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	v, err := d.Version(ctx)
+	if err != nil {
+		return err
+	}
+	var puzzles int
+	if err := d.GetContext(ctx, &puzzles, "SELECT count(*) FROM puzzles"); err != nil {
+		return err
+	}
+	verb := "created"
+	switch {
+	case copied:
+		verb = "created from " + o.from
+	case exists && o.from != "":
+		verb = "exists (kept; --force replaces it with " + o.from + ")"
+	case exists:
+		verb = "exists (kept)"
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "%s %s: schema version %d, %d puzzles\n", o.dbPath, verb, v, puzzles)
+	return nil
+}
+
+// copyDatabase copies a database file through a temporary file and a
+// rename, so an interrupted copy leaves no half-written database. The
+// source must be a checkpointed file (no -wal beside it), as
+// lab.db.example is.
+func copyDatabase(from, to string) error {
+	if _, err := os.Stat(from + "-wal"); err == nil {
+		return sudokulab.Errorf(sudokulab.EINVALID, "%s has an open write-ahead log (%s-wal); close the program using it first", from, from)
+	}
+	src, err := os.Open(from)
+	if err != nil {
+		return sudokulab.WrapError(sudokulab.EINVALID, err, "--from")
+	}
+	defer src.Close()
+	tmp, err := os.CreateTemp(filepath.Dir(to), filepath.Base(to)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := io.Copy(tmp, src); err != nil {
+		tmp.Close()
+		return fmt.Errorf("copy %s: %w", from, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if err := os.Remove(to + suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return os.Rename(tmp.Name(), to)
+}

@@ -1,0 +1,62 @@
+// Command sudokulab is the command line of the Sudoku laboratory: it keeps
+// puzzles, solver configurations, runs and trajectories in one SQLite file
+// and answers questions about them with SQL.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"sudokulab"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := newRootCmd().ExecuteContext(ctx)
+	stop()
+	os.Exit(exitCode(os.Stderr, err))
+}
+
+// Exit codes. They are part of the interface: scripts test them.
+const (
+	exitOK       = 0
+	exitInternal = 1   // a bug or an environment failure
+	exitInvalid  = 2   // bad input: flags, grids, files, SQL
+	exitNotFound = 3   // a named thing does not exist
+	exitConflict = 4   // the request contradicts what is stored
+	exitCanceled = 130 // interrupted (Ctrl-C), after finishing cleanly
+)
+
+// exitCode is the one place that turns an error into a message and an exit
+// status.
+func exitCode(stderr io.Writer, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "sudokulab: interrupted")
+		return exitCanceled
+	}
+	// cobra's own complaints about commands and arguments are usage errors.
+	if msg := err.Error(); strings.HasPrefix(msg, "unknown command") || strings.HasPrefix(msg, "accepts ") ||
+		strings.HasPrefix(msg, "requires ") || strings.HasPrefix(msg, "invalid argument") {
+		err = sudokulab.WrapError(sudokulab.EINVALID, err, "")
+	}
+	fmt.Fprintln(stderr, "sudokulab: "+err.Error())
+	switch sudokulab.ErrorCode(err) {
+	case sudokulab.EINVALID:
+		return exitInvalid
+	case sudokulab.ENOTFOUND:
+		return exitNotFound
+	case sudokulab.ECONFLICT:
+		return exitConflict
+	default:
+		return exitInternal
+	}
+}

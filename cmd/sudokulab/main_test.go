@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sudokulab/db"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// run executes the command line with args against a fresh root command and
+// returns what it printed and its exit status.
+func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	root := newRootCmd()
+	root.SetArgs(args)
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	err := root.ExecuteContext(context.Background())
+	code = exitCode(&errb, err)
+	return out.String(), errb.String(), code
+}
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s:\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+const escargot = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+
+func TestSolveGolden(t *testing.T) {
+	tests := []struct{ name, golden string }{
+		{escargot, "solve-escargot.txt"},
+		{"1...4.....1.....", "solve-4x4-many.txt"},
+	}
+	for _, tt := range tests {
+		out, errOut, code := run(t, "solve", tt.name)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		golden(t, tt.golden, out)
+	}
+}
+
+func TestSolveJSON(t *testing.T) {
+	out, _, code := run(t, "--format", "json", "solve", escargot)
+	if code != 0 || !strings.Contains(out, `"solutions": 1`) || !strings.Contains(out, `"solution": "162857493`) {
+		t.Errorf("exit %d, output %s", code, out)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "lab.db")
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"short grid", []string{"solve", escargot[:80]}, exitInvalid, "80 cells: not a square grid"},
+		{"conflict", []string{"solve", "11" + escargot[2:]}, exitInvalid, "r1c1 and r1c2 both hold 1 in row 1"},
+		{"bad box", []string{"solve", "--box", "3by2", escargot}, exitInvalid, `--box "3by2"`},
+		{"unknown flag", []string{"solve", "--bogus"}, exitInvalid, "unknown flag: --bogus"},
+		{"unknown command", []string{"bogus"}, exitInvalid, `unknown command "bogus"`},
+		{"missing argument", []string{"solve"}, exitInvalid, "takes 1 argument"},
+		{"missing subcommand", []string{"puzzles"}, exitInvalid, "missing subcommand"},
+		{"bad format", []string{"--format", "xml", "solve", escargot}, exitInvalid, `--format "xml"`},
+		{"bad predicate", []string{"--db", dbPath, "puzzles", "list", "--where", "givens <"}, exitInvalid, "syntax error"},
+		{"read-only sql", []string{"--db", dbPath, "sql", "DELETE FROM puzzles"}, exitInvalid, "readonly"},
+		{"no such puzzle", []string{"--db", dbPath, "puzzles", "show", "99"}, exitNotFound, "99"},
+		{"status of a missing file", []string{"--db", filepath.Join(t.TempDir(), "none.db"), "migrate", "status"}, exitInvalid, "none.db"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := run(t, tt.args...)
+			if code != tt.code || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errOut, tt.code, tt.want)
+			}
+		})
+	}
+}
+
+func TestPuzzlesAddListShow(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "lab.db")
+	easy := "..867.4.24.23...9.37..2.......4...5.89.251.67.1...3.......9..73.3...52.17.5.329.."
+	out, errOut, code := run(t, "--db", dbPath, "puzzles", "add", "--collection", "mine", "--label", "first", easy)
+	if code != 0 || !strings.Contains(out, "added puzzle 1 (35 givens, solutions: 1 (unique)) in collection mine") {
+		t.Fatalf("add: exit %d, %q %q", code, out, errOut)
+	}
+	out, _, _ = run(t, "--db", dbPath, "puzzles", "add", "--collection", "other", easy)
+	if !strings.Contains(out, "puzzle 1 was already stored in collection other") {
+		t.Errorf("second add: %q", out)
+	}
+	// Two solutions: the escargot with its first given removed.
+	out, _, _ = run(t, "--db", dbPath, "puzzles", "add", "."+escargot[1:])
+	if !strings.Contains(out, "solutions: 2 or more") {
+		t.Errorf("add ambiguous: %q", out)
+	}
+	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "puzzles", "list", "--collection", "other")
+	if want := "id,size,givens,solutions,grid\n1,9,35,1," + easy + "\n"; out != want {
+		t.Errorf("list --collection other = %q, want %q", out, want)
+	}
+	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "puzzles", "list", "--where", "solution_count > 1")
+	if !strings.HasPrefix(out, "id,size,givens,solutions,grid\n2,9,22,2,") {
+		t.Errorf("list --where = %q", out)
+	}
+	out, _, _ = run(t, "--db", dbPath, "puzzles", "show", "1")
+	for _, want := range []string{"puzzle 1: 9x9 (3x3 boxes), 35 givens", "| . . 8 | 6 7 . | 4 . 2 |", "mine ", "first", "other", "runs: 0"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("show does not contain %q:\n%s", want, out)
+		}
+	}
+	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "sql", "SELECT collection, label FROM puzzle_catalog WHERE id = 1 ORDER BY collection")
+	if out != "collection,label\nmine,first\nother,\n" {
+		t.Errorf("sql = %q", out)
+	}
+	if _, errOut, code := run(t, "--db", dbPath, "sql", "--write", "DELETE FROM collections WHERE name = 'other'"); code != 0 {
+		t.Errorf("sql --write: exit %d %s", code, errOut)
+	}
+}
+
+func TestInitFromExample(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "lab.db")
+	out, errOut, code := run(t, "--db", dbPath, "init", "--from", "../../lab.db.example")
+	if code != 0 || !strings.Contains(out, "created from ../../lab.db.example: schema version") || !strings.Contains(out, "11 puzzles") {
+		t.Fatalf("init: exit %d %q %q", code, out, errOut)
+	}
+	// Repeating init keeps the database.
+	run(t, "--db", dbPath, "puzzles", "add", "--collection", "mine", "1...4.....1.....")
+	out, _, code = run(t, "--db", dbPath, "init", "--from", "../../lab.db.example")
+	if code != 0 || !strings.Contains(out, "exists (kept") || !strings.Contains(out, "12 puzzles") {
+		t.Errorf("second init: exit %d %q", code, out)
+	}
+	out, _, _ = run(t, "--db", dbPath, "init", "--from", "../../lab.db.example", "--force")
+	if !strings.Contains(out, "11 puzzles") {
+		t.Errorf("init --force: %q", out)
+	}
+	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "sql", "SELECT collection, count(*) AS n FROM puzzle_catalog GROUP BY collection ORDER BY collection")
+	golden(t, "example-collections.csv", out)
+}
+
+// TestExampleIsCurrent checks that the committed lab.db.example is at the
+// newest migration, so that a new migration comes with a rebuilt example
+// (go run ./cmd/mkexample).
+func TestExampleIsCurrent(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile("../../lab.db.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "copy.db")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := db.OpenOptions(context.Background(), path, db.Options{NoMigrate: true, MustExist: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	v, err := d.Version(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v != d.LatestVersion() {
+		t.Errorf("lab.db.example is at schema version %d, the code at %d: rebuild it with go run ./cmd/mkexample", v, d.LatestVersion())
+	}
+}

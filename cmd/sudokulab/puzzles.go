@@ -1,0 +1,245 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/spf13/cobra"
+
+	"sudokulab"
+	"sudokulab/db"
+	"sudokulab/solvers/exact"
+)
+
+func newPuzzlesCmd(opts *options) *cobra.Command {
+	return groupCmd("puzzles", "Add, list and show puzzles",
+		newPuzzlesAddCmd(opts), newPuzzlesListCmd(opts), newPuzzlesShowCmd(opts))
+}
+
+type puzzlesAddOptions struct {
+	*options
+	box, collection, label string
+}
+
+func newPuzzlesAddCmd(opts *options) *cobra.Command {
+	o := &puzzlesAddOptions{options: opts}
+	cmd := &cobra.Command{
+		Use:   "add GRID",
+		Short: "Store one puzzle, with its solution count, optionally in a collection",
+		Long: `add checks the grid against the rules, counts its solutions with the exact
+solver (0, 1, or 2 meaning two or more), stores the solution when it is
+unique, and puts the puzzle in --collection (created if needed). A puzzle
+already stored is not stored again; it only gains the membership.`,
+		Example: `  sudokulab puzzles add --collection mine --label 'first' '..867.4.24.23...9.37..2.......4...5.89.251.67.1...3.......9..73.3...52.17.5.329..'`,
+		Args:    exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runPuzzlesAdd(cmd.Context(), cmd, o, args[0])
+		},
+	}
+	cmd.Flags().StringVar(&o.box, "box", "", "box shape RxC (default: the usual shape for the grid's size)")
+	cmd.Flags().StringVar(&o.collection, "collection", "", "collection to add the puzzle to")
+	cmd.Flags().StringVar(&o.label, "label", "", "the puzzle's name in the collection")
+	return cmd
+}
+
+func runPuzzlesAdd(ctx context.Context, cmd *cobra.Command, o *puzzlesAddOptions, arg string) error {
+	g, err := parseGrid(arg, o.box)
+	if err != nil {
+		return err
+	}
+	if o.label != "" && o.collection == "" {
+		return sudokulab.Errorf(sudokulab.EINVALID, "--label needs --collection")
+	}
+	p, err := countedPuzzle(ctx, g)
+	if err != nil {
+		return err
+	}
+	d, err := o.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	var created bool
+	err = d.WithTx(ctx, func(tx *sqlx.Tx) error {
+		if _, created, err = db.AddPuzzle(ctx, tx, p); err != nil {
+			return err
+		}
+		if o.collection == "" {
+			return nil
+		}
+		cid, err := db.EnsureCollection(ctx, tx, o.collection, "")
+		if err != nil {
+			return err
+		}
+		return db.AddMembership(ctx, tx, sudokulab.Membership{CollectionID: cid, PuzzleID: p.ID, Label: o.label})
+	})
+	if err != nil {
+		return err
+	}
+	w := cmd.OutOrStdout()
+	if created {
+		fmt.Fprintf(w, "added puzzle %d (%d givens, solutions: %s)", p.ID, g.Givens(), solutionCountText(*p.SolutionCount, 2))
+	} else {
+		fmt.Fprintf(w, "puzzle %d was already stored", p.ID)
+	}
+	if o.collection != "" {
+		fmt.Fprintf(w, " in collection %s", o.collection)
+	}
+	fmt.Fprintln(w)
+	return nil
+}
+
+// countedPuzzle returns g as a Puzzle with its solution count (up to 2) and,
+// when unique, its solution.
+func countedPuzzle(ctx context.Context, g sudokulab.Grid) (*sudokulab.Puzzle, error) {
+	res, err := exact.Solve(ctx, g, 2)
+	if err != nil {
+		return nil, err
+	}
+	p := &sudokulab.Puzzle{Givens: g, SolutionCount: &res.Count}
+	if res.Count == 1 {
+		p.Solution = res.Solution
+	}
+	return p, nil
+}
+
+type puzzlesListOptions struct {
+	*options
+	where, collection string
+	limit             int
+}
+
+func newPuzzlesListCmd(opts *options) *cobra.Command {
+	o := &puzzlesListOptions{options: opts}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List puzzles, filtered by a SQL predicate",
+		Long: `list prints the puzzles having a row of the view puzzle_catalog (a puzzle with
+each collection it belongs to; see docs/schema.md) that matches --where.`,
+		Example: `  sudokulab puzzles list --collection sato-inoue-2010
+  sudokulab puzzles list --where "givens < 25 AND solution_count = 1"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runPuzzlesList(cmd.Context(), cmd, o)
+		},
+	}
+	cmd.Flags().StringVar(&o.where, "where", "", "SQL predicate over the view puzzle_catalog")
+	cmd.Flags().StringVar(&o.collection, "collection", "", "only puzzles of this collection")
+	cmd.Flags().IntVar(&o.limit, "limit", 0, "at most this many puzzles (0: all)")
+	return cmd
+}
+
+// puzzlePredicate combines --where and --collection into one predicate over
+// puzzle_catalog.
+func puzzlePredicate(where, collection string) string {
+	if collection == "" {
+		return where
+	}
+	return andPredicates(where, "collection = '"+strings.ReplaceAll(collection, "'", "''")+"'")
+}
+
+func runPuzzlesList(ctx context.Context, cmd *cobra.Command, o *puzzlesListOptions) error {
+	d, err := o.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	ps, err := db.ListPuzzles(ctx, d, puzzlePredicate(o.where, o.collection), o.limit)
+	if err != nil {
+		return err
+	}
+	rows := make([][]any, len(ps))
+	for i, p := range ps {
+		var count any
+		if p.SolutionCount != nil {
+			count = *p.SolutionCount
+		}
+		rows[i] = []any{p.ID, p.Givens.N(), p.Givens.Givens(), count, p.Givens.String()}
+	}
+	return writeRows(cmd.OutOrStdout(), o.format, []string{"id", "size", "givens", "solutions", "grid"}, rows)
+}
+
+func newPuzzlesShowCmd(opts *options) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show ID",
+		Short: "Show a puzzle as a board, with its collections, ratings and runs",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := strconv.ParseInt(args[0], 10, 64)
+			if err != nil {
+				return sudokulab.Errorf(sudokulab.EINVALID, "puzzle id %q is not a number", args[0])
+			}
+			return runPuzzlesShow(cmd.Context(), cmd, opts, id)
+		},
+	}
+}
+
+func runPuzzlesShow(ctx context.Context, cmd *cobra.Command, o *options, id int64) error {
+	d, err := o.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	p, err := db.GetPuzzle(ctx, d, id)
+	if err != nil {
+		return err
+	}
+	ms, err := db.PuzzleCollections(ctx, d, id)
+	if err != nil {
+		return err
+	}
+	ratings, err := db.PuzzleRatings(ctx, d, id)
+	if err != nil {
+		return err
+	}
+	runs, err := db.PuzzleRuns(ctx, d, id)
+	if err != nil {
+		return err
+	}
+	w := cmd.OutOrStdout()
+	count := "not counted"
+	if p.SolutionCount != nil {
+		count = solutionCountText(*p.SolutionCount, 2)
+	}
+	fmt.Fprintf(w, "puzzle %d: %s, %d givens, solutions: %s\n%s%s\n", p.ID, p.Givens.Shape, p.Givens.Givens(), count, p.Givens.Pretty(), p.Givens)
+	if p.HasSolution() {
+		fmt.Fprintf(w, "solution:\n%s", p.Solution.Pretty())
+	}
+	fmt.Fprintln(w, "\ncollections:")
+	rows := make([][]any, len(ms))
+	for i, m := range ms {
+		rows[i] = []any{m.Collection, m.Position, m.Label, m.Metadata}
+	}
+	if err := writeRows(w, "table", []string{"collection", "position", "label", "metadata"}, rows); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nratings:")
+	rows = make([][]any, len(ratings))
+	for i, r := range ratings {
+		var v any
+		if r.Value != nil {
+			v = *r.Value
+		}
+		rows[i] = []any{r.Rater, r.RaterVersion, v, r.Label}
+	}
+	if err := writeRows(w, "table", []string{"rater", "version", "value", "label"}, rows); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nruns: %d\n", len(runs))
+	rows = nil
+	for i, r := range runs {
+		if i == 20 {
+			fmt.Fprintf(w, "(the first 20 shown; sudokulab runs list --where 'puzzle_id = %d' lists all)\n", id)
+			break
+		}
+		var cost any
+		if r.BestCost != nil {
+			cost = *r.BestCost
+		}
+		rows = append(rows, []any{r.ID, r.ConfigID, r.Seed, r.Status, r.Generations, r.Evaluations, cost})
+	}
+	return writeRows(w, "table", []string{"run", "config_id", "seed", "status", "generations", "evaluations", "best_cost"}, rows)
+}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func newSolversCmd(opts *options) *cobra.Command {
+	return &cobra.Command{
+		Use:   "solvers",
+		Short: "List the solvers with their parameters, defaults and presets",
+		Long: `solvers lists every registered solver, sorted by name, with each parameter's
+type, default (the paper's setting), allowed values, meaning and the paper
+section it comes from, and the presets that reproduce the paper's settings.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			w := cmd.OutOrStdout()
+			if opts.format != "table" {
+				var rows [][]any
+				for _, s := range opts.registry.All() {
+					if len(s.Params) == 0 {
+						rows = append(rows, []any{s.Name, nil, nil, nil, nil, nil, nil})
+					}
+					for _, p := range s.Params {
+						rows = append(rows, []any{s.Name, p.Name, string(p.Kind), fmt.Sprint(p.Default), p.Range(), p.Doc, p.Section})
+					}
+				}
+				return writeRows(w, opts.format, []string{"solver", "parameter", "type", "default", "range", "doc", "section"}, rows)
+			}
+			for i, s := range opts.registry.All() {
+				if i > 0 {
+					fmt.Fprintln(w)
+				}
+				fmt.Fprintf(w, "%s: %s\n  paper: %s\n", s.Name, s.Summary, s.Paper)
+				if len(s.Params) == 0 {
+					fmt.Fprintln(w, "  parameters: none")
+				} else {
+					rows := make([][]any, len(s.Params))
+					for j, p := range s.Params {
+						rows[j] = []any{"  " + p.Name, string(p.Kind), fmt.Sprint(p.Default), p.Range(), p.Section, p.Doc}
+					}
+					if err := writeRows(w, "table", []string{"  parameter", "type", "default", "range", "section", "doc"}, rows); err != nil {
+						return err
+					}
+				}
+				for _, p := range s.Presets {
+					fmt.Fprintf(w, "  preset %s: %s %v\n", p.Name, p.Description, p.Set)
+				}
+			}
+			return nil
+		},
+	}
+}
