@@ -2,24 +2,18 @@ package exact_test
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"sudokulab"
+	"sudokulab/internal/paperdata"
 	"sudokulab/solvers/exact"
 )
-
-// paperPuzzles is the required list of the papers' puzzles.
-var paperPuzzles = filepath.Join("..", "..", "..", "shared", "data", "paper-puzzles.csv")
 
 type paperPuzzle struct {
 	name, level      string
@@ -27,49 +21,16 @@ type paperPuzzle struct {
 	puzzle, solution sudokulab.Grid
 }
 
-// readPaperPuzzles reads paper-puzzles.csv; it fails the test when the
-// file is missing or malformed.
+// readPaperPuzzles returns the papers' puzzles (internal/paperdata, the
+// embedded copy of shared/data/paper-puzzles.csv).
 func readPaperPuzzles(t *testing.T) []paperPuzzle {
 	t.Helper()
-	f, err := os.Open(paperPuzzles)
-	if err != nil {
-		t.Fatalf("the paper puzzles are required: %v (want shared/data/paper-puzzles.csv beside the repository)", err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	head, err := r.Read()
-	if err != nil {
-		t.Fatalf("%s: %v", paperPuzzles, err)
-	}
-	want := []string{"name", "paper", "label", "level", "givens", "puzzle", "solution"}
-	if fmt.Sprint(head) != fmt.Sprint(want) {
-		t.Fatalf("%s: header %q, want %q", paperPuzzles, head, want)
-	}
 	var out []paperPuzzle
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", paperPuzzles, err)
-		}
-		givens, err := strconv.Atoi(rec[4])
-		if err != nil {
-			t.Fatalf("%s: %s: givens %q: %v", paperPuzzles, rec[0], rec[4], err)
-		}
-		p, err := sudokulab.Parse(rec[5])
-		if err != nil {
-			t.Fatalf("%s: %s: puzzle: %v", paperPuzzles, rec[0], err)
-		}
-		s, err := sudokulab.Parse(rec[6])
-		if err != nil {
-			t.Fatalf("%s: %s: solution: %v", paperPuzzles, rec[0], err)
-		}
-		out = append(out, paperPuzzle{name: rec[0], level: rec[3], givens: givens, puzzle: p, solution: s})
+	for _, p := range paperdata.All() {
+		out = append(out, paperPuzzle{name: p.Name, level: p.Level, givens: p.Givens, puzzle: p.Puzzle, solution: p.Solution})
 	}
 	if len(out) == 0 {
-		t.Fatalf("%s holds no puzzles", paperPuzzles)
+		t.Fatal("no paper puzzles")
 	}
 	return out
 }
@@ -82,7 +43,7 @@ func findPaperPuzzle(t *testing.T, name string) paperPuzzle {
 			return p
 		}
 	}
-	t.Fatalf("%s: no puzzle %q", paperPuzzles, name)
+	t.Fatalf("no paper puzzle %q", name)
 	return paperPuzzle{}
 }
 
