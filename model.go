@@ -296,6 +296,12 @@ type TrajectoryPoint struct {
 	// recorded.
 	BestCost    int      `db:"best_cost"`
 	CurrentCost *float64 `db:"current_cost"`
+	// Restarts is the number of restarts so far, so that a restart shows
+	// as a step in this column.
+	Restarts int64 `db:"restarts"`
+	// Convergence is the solver's own convergence measure at this point,
+	// such as RESEDA's rho; nil (NULL) for solvers that have none.
+	Convergence *float64 `db:"convergence"`
 }
 
 // ParseRunStatus returns the RunStatus named s, or an EINVALID error.

@@ -65,6 +65,9 @@ type Step struct {
 	// CurrentCost is the cost of the current solution or the mean cost of
 	// the population.
 	CurrentCost float64
+	// Convergence is the solver's own measure of convergence, such as
+	// RESEDA's rho (section 2.3); 0 means the solver reports none.
+	Convergence float64
 }
 
 // Observer receives a solver's steps. Observe must be fast and must not

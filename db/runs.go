@@ -14,7 +14,7 @@ import (
 )
 
 // PointBatch is the number of trajectory points InsertRun writes per
-// INSERT statement (7 parameters each, well under SQLite's limit of 32766).
+// INSERT statement (9 parameters each, well under SQLite's limit of 32766).
 // Tuned with BenchmarkInsertTrajectoryPoints (runs of 1,000 points, 2
 // CPUs): one row per statement gives about 160,000 points/s, 10 rows
 // 355,000, 100 to 4,000 rows 430,000 to 470,000 with 250 at the top.
@@ -109,12 +109,12 @@ func pointsSQL(x sqlx.ExtContext, n int) string {
 		return q.(string)
 	}
 	var b strings.Builder
-	b.WriteString("INSERT INTO trajectory_points (run_id, seq, generation, evaluations, elapsed_seconds, best_cost, current_cost) VALUES ")
+	b.WriteString("INSERT INTO trajectory_points (run_id, seq, generation, evaluations, elapsed_seconds, best_cost, current_cost, restarts, convergence) VALUES ")
 	for i := range n {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString("(?,?,?,?,?,?,?)")
+		b.WriteString("(?,?,?,?,?,?,?,?,?)")
 	}
 	q := x.Rebind(b.String())
 	pointsQuery.Store(key, q)
@@ -132,7 +132,11 @@ func insertPoints(ctx context.Context, x sqlx.ExtContext, runID int64, points []
 			if p.CurrentCost != nil {
 				cur = *p.CurrentCost
 			}
-			args = append(args, runID, int64(start+i), p.Generation, p.Evaluations, p.ElapsedSeconds, int64(p.BestCost), cur)
+			var conv any
+			if p.Convergence != nil {
+				conv = *p.Convergence
+			}
+			args = append(args, runID, int64(start+i), p.Generation, p.Evaluations, p.ElapsedSeconds, int64(p.BestCost), cur, p.Restarts, conv)
 		}
 		if _, err := x.ExecContext(ctx, pointsSQL(x, len(batch)), args...); err != nil {
 			return dbError(err, fmt.Sprintf("add trajectory of run %d", runID))
@@ -220,7 +224,7 @@ func PuzzleRuns(ctx context.Context, x sqlx.ExtContext, puzzleID int64) ([]sudok
 // RunTrajectory returns the trajectory points of a run in seq order.
 func RunTrajectory(ctx context.Context, x sqlx.ExtContext, runID int64) ([]sudokulab.TrajectoryPoint, error) {
 	rows, err := x.QueryxContext(ctx, x.Rebind(`
-		SELECT run_id, seq, generation, evaluations, elapsed_seconds, best_cost, current_cost
+		SELECT run_id, seq, generation, evaluations, elapsed_seconds, best_cost, current_cost, restarts, convergence
 		FROM trajectory_points WHERE run_id = ? ORDER BY seq`), runID)
 	if err != nil {
 		return nil, dbError(err, "run trajectory")
@@ -229,7 +233,7 @@ func RunTrajectory(ctx context.Context, x sqlx.ExtContext, runID int64) ([]sudok
 	var out []sudokulab.TrajectoryPoint
 	for rows.Next() {
 		var p sudokulab.TrajectoryPoint
-		if err := rows.Scan(&p.RunID, &p.Seq, &p.Generation, &p.Evaluations, &p.ElapsedSeconds, &p.BestCost, &p.CurrentCost); err != nil {
+		if err := rows.Scan(&p.RunID, &p.Seq, &p.Generation, &p.Evaluations, &p.ElapsedSeconds, &p.BestCost, &p.CurrentCost, &p.Restarts, &p.Convergence); err != nil {
 			return nil, dbError(err, "run trajectory")
 		}
 		out = append(out, p)

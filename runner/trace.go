@@ -150,14 +150,20 @@ func nextCheckpoint(c int64) int64 {
 
 func (r *Recorder) add(s sudokulab.Step) {
 	cur := s.CurrentCost
-	r.points = append(r.points, sudokulab.TrajectoryPoint{
+	p := sudokulab.TrajectoryPoint{
 		Seq:            len(r.points),
 		Generation:     s.Generation,
 		Evaluations:    s.Evaluations,
 		ElapsedSeconds: time.Since(r.start).Seconds(),
 		BestCost:       s.BestCost,
 		CurrentCost:    &cur,
-	})
+		Restarts:       s.Restarts,
+	}
+	if s.Convergence != 0 {
+		conv := s.Convergence
+		p.Convergence = &conv
+	}
+	r.points = append(r.points, p)
 	r.bestStored = s.BestCost
 }
 
