@@ -1,0 +1,123 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// exampleDB returns a fresh copy of lab.db.example to run against.
+func exampleDB(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "lab.db")
+	if _, errOut, code := run(t, "--db", path, "init", "--from", "../../lab.db.example"); code != 0 {
+		t.Fatalf("init: exit %d: %s", code, errOut)
+	}
+	return path
+}
+
+func TestRunRecordsAndResumes(t *testing.T) {
+	dbPath := exampleDB(t)
+	out, errOut, code := run(t, "--db", dbPath, "--format", "csv", "run", "--collection", "reseda-2012", "--solver", "exact", "--runs", "3", "--experiment", "e1")
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "4 puzzles matched; 1 configurations (exact) x 3 seeds: 12 runs") {
+		t.Errorf("stderr does not announce the plan: %q", errOut)
+	}
+	if want := "config,runs,solved,success,mean_evaluations_solved,mean_generations_solved,errors\nexact,12,12,100.0%,"; !strings.HasPrefix(out, want) {
+		t.Errorf("summary %q, want prefix %q", out, want)
+	}
+	// The same command again does nothing; more seeds do only the new ones.
+	_, errOut, _ = run(t, "--db", dbPath, "run", "--collection", "reseda-2012", "--solver", "exact", "--runs", "3", "--experiment", "e1")
+	if !strings.Contains(errOut, "recorded 0 runs, skipped 12 already recorded") {
+		t.Errorf("second run: %q", errOut)
+	}
+	_, errOut, _ = run(t, "--db", dbPath, "run", "--collection", "reseda-2012", "--config", "exact", "--runs", "5", "--experiment", "e1")
+	if !strings.Contains(errOut, "recorded 8 runs, skipped 12 already recorded") {
+		t.Errorf("more seeds: %q", errOut)
+	}
+	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "sql",
+		"SELECT count(*) AS runs, count(DISTINCT puzzle_id || '/' || seed) AS distinct_runs, min(seed) AS lo, max(seed) AS hi, "+
+			"sum(CASE WHEN final_grid = p.solution THEN 1 ELSE 0 END) AS correct FROM runs r JOIN puzzles p ON p.id = r.puzzle_id")
+	if out != "runs,distinct_runs,lo,hi,correct\n20,20,1,5,20\n" {
+		t.Errorf("recorded runs: %q", out)
+	}
+	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "sql", "SELECT count(*) FROM runs r WHERE NOT EXISTS (SELECT 1 FROM trajectory_points t WHERE t.run_id = r.id)")
+	if out != "count(*)\n0\n" {
+		t.Errorf("runs without a trajectory: %q", out)
+	}
+	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "experiments", "list")
+	if !strings.HasPrefix(out, "name,configs,puzzles,runs,solved,first_run,last_run,description\ne1,1,4,20,20,") {
+		t.Errorf("experiments list: %q", out)
+	}
+	out, _, _ = run(t, "--db", dbPath, "experiments", "show", "e1")
+	if !strings.Contains(out, "exact   exact   4        20    20") {
+		t.Errorf("experiments show: %q", out)
+	}
+	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "runs", "list", "--where", "seed = 5 AND puzzle_id = 1")
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 || !strings.Contains(lines[1], ",e1,exact,1,5,solved,") {
+		t.Errorf("runs list: %q", out)
+	}
+	out, _, code = run(t, "--db", dbPath, "runs", "show", "1")
+	for _, want := range []string{"run 1: configuration exact on puzzle", "status solved, best cost 0", "final grid:", "trajectory (1 points):"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("runs show lacks %q (exit %d):\n%s", want, code, out)
+		}
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	dbPath := exampleDB(t)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"nothing to run", []string{"run", "--collection", "reseda-2012"}, exitInvalid, "--config NAME or --solver NAME"},
+		{"unknown solver", []string{"run", "--collection", "reseda-2012", "--solver", "nope"}, exitInvalid, `unknown solver "nope" (known: exact`},
+		{"unknown config", []string{"run", "--collection", "reseda-2012", "--config", "nope"}, exitNotFound, `no configuration called "nope"`},
+		{"unknown parameter", []string{"run", "--collection", "reseda-2012", "--solver", "exact", "--set", "alpha=1"}, exitInvalid, "has no parameters"},
+		{"bad set", []string{"run", "--collection", "reseda-2012", "--solver", "exact", "--set", "alpha"}, exitInvalid, `--set "alpha": want name=value`},
+		{"bad predicate", []string{"run", "--where", "givens <", "--solver", "exact"}, exitInvalid, "syntax error"},
+		{"no match", []string{"run", "--collection", "none", "--solver", "exact"}, exitInvalid, "no puzzle matches"},
+		{"bad trace", []string{"run", "--collection", "reseda-2012", "--solver", "exact", "--trace", "often"}, exitInvalid, `unknown part "often"`},
+		{"bad runs", []string{"run", "--collection", "reseda-2012", "--solver", "exact", "--runs", "0"}, exitInvalid, "--runs 0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := run(t, append([]string{"--db", dbPath}, tt.args...)...)
+			if code != tt.code || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errOut, tt.code, tt.want)
+			}
+		})
+	}
+	out, _, _ := run(t, "--db", dbPath, "--format", "csv", "sql", "SELECT count(*) FROM runs")
+	if out != "count(*)\n0\n" {
+		t.Errorf("failed commands recorded runs: %q", out)
+	}
+}
+
+func TestSolversAndConfigs(t *testing.T) {
+	dbPath := exampleDB(t)
+	out, _, code := run(t, "solvers")
+	if code != 0 || !strings.Contains(out, "exact: constraint propagation") || !strings.Contains(out, "preset exact:") {
+		t.Errorf("solvers: exit %d\n%s", code, out)
+	}
+	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "configs", "list")
+	if !strings.HasPrefix(out, "name,solver,preset,runs,solved,params,description\nexact,exact,1,0,0,{},") {
+		t.Errorf("configs list: %q", out)
+	}
+	out, _, _ = run(t, "--db", dbPath, "configs", "add", "mine", "--solver", "exact")
+	if !strings.Contains(out, "these settings are stored as configuration exact") {
+		t.Errorf("configs add with preset settings: %q", out)
+	}
+	out, _, _ = run(t, "--db", dbPath, "configs", "show", "exact")
+	if !strings.Contains(out, "preset exact: solver exact") {
+		t.Errorf("configs show: %q", out)
+	}
+	if _, errOut, code := run(t, "--db", dbPath, "configs", "show", "nope"); code != exitNotFound {
+		t.Errorf("configs show nope: exit %d %q", code, errOut)
+	}
+}
