@@ -77,16 +77,7 @@ func newConfigsListCmd(opts *options) *cobra.Command {
 		Short: "List configurations with their run counts",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := opts.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer d.Close()
-			t, err := db.ConfigTable(cmd.Context(), d)
-			if err != nil {
-				return err
-			}
-			return writeRows(cmd.OutOrStdout(), opts.format, t.Columns, t.Rows)
+			return opts.printReport(cmd, db.ConfigTable)
 		},
 	}
 }

@@ -15,16 +15,7 @@ func newExperimentsCmd(opts *options) *cobra.Command {
 		Short: "List experiments with their configurations, puzzles and success so far",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := opts.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer d.Close()
-			t, err := db.ExperimentTable(cmd.Context(), d)
-			if err != nil {
-				return err
-			}
-			return writeRows(cmd.OutOrStdout(), opts.format, t.Columns, t.Rows)
+			return opts.printReport(cmd, db.ExperimentTable)
 		},
 	}
 	show := &cobra.Command{

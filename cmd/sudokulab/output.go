@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -9,7 +10,28 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/spf13/cobra"
+
+	"sudokulab/db"
 )
+
+// printReport opens the database, runs one of the store's reports and
+// prints it in the chosen format.
+func (o *options) printReport(cmd *cobra.Command, report func(context.Context, sqlx.ExtContext) (db.Table, error)) error {
+	ctx := cmd.Context()
+	d, err := o.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	t, err := report(ctx, d)
+	if err != nil {
+		return err
+	}
+	return writeRows(cmd.OutOrStdout(), o.format, t.Columns, t.Rows)
+}
 
 // writeRows writes a result set as an aligned table, CSV with a header, or
 // a JSON array of objects whose keys keep the column order.

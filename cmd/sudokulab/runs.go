@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/spf13/cobra"
 
 	"sudokulab"
@@ -26,16 +27,9 @@ func newRunsCmd(opts *options) *cobra.Command {
   sudokulab runs list --where "experiment = 'try'" --limit 0`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := opts.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer d.Close()
-			t, err := db.RunTable(cmd.Context(), d, lo.where, lo.limit)
-			if err != nil {
-				return err
-			}
-			return writeRows(cmd.OutOrStdout(), opts.format, t.Columns, t.Rows)
+			return opts.printReport(cmd, func(ctx context.Context, x sqlx.ExtContext) (db.Table, error) {
+				return db.RunTable(ctx, x, lo.where, lo.limit)
+			})
 		},
 	}
 	list.Flags().StringVar(&lo.where, "where", "", "SQL predicate over the view run_results")
