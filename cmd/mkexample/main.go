@@ -1,6 +1,7 @@
 // Command mkexample builds lab.db.example, the small database shipped with
 // sudokulab: the puzzles of the five papers, each checked by the exact
-// solver, in one collection per paper plus one with them all. Run it from
+// solver, in one collection per paper plus one with them all, and the
+// presets of every registered solver. Run it from
 // the repository root:
 //
 //	go run ./cmd/mkexample            # writes lab.db.example
@@ -23,6 +24,8 @@ import (
 	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/internal/paperdata"
+	"sudokulab/runner"
+	"sudokulab/solvers"
 	"sudokulab/solvers/exact"
 )
 
@@ -116,6 +119,11 @@ func build(ctx context.Context, out string) error {
 		}
 		return nil
 	})
+	if err == nil {
+		// The presets of every registered solver, as any database opened by
+		// sudokulab gets them, so sqlite3 users see them too.
+		err = runner.SyncPresets(ctx, d, solvers.Default())
+	}
 	if err == nil {
 		// A file in rollback-journal mode with the log folded in is one
 		// self-contained file to commit; connections opened later by

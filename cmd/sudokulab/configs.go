@@ -8,6 +8,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/runner"
 )
 
 func newConfigsCmd(opts *options) *cobra.Command {
@@ -55,7 +56,7 @@ func runConfigsAdd(ctx context.Context, cmd *cobra.Command, o *configsAddOptions
 		return err
 	}
 	defer d.Close()
-	c, reused, err := ensureConfig(ctx, d, o.registry, name, o.solver, sets, o.description, false)
+	c, reused, err := runner.EnsureConfig(ctx, d, o.registry, name, o.solver, sets, o.description, false)
 	if err != nil {
 		return err
 	}
@@ -94,7 +95,7 @@ func newConfigsShowCmd(opts *options) *cobra.Command {
 				return err
 			}
 			defer d.Close()
-			c, err := loadConfig(ctx, d, opts.registry, args[0])
+			c, err := runner.LoadConfig(ctx, d, opts.registry, args[0])
 			if err != nil {
 				return err
 			}

@@ -9,6 +9,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/runner"
 	"sudokulab/solvers"
 )
 
@@ -30,7 +31,7 @@ func (o *options) open(ctx context.Context) (*db.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", o.dbPath, err)
 	}
-	if err := syncPresets(ctx, d, o.registry); err != nil {
+	if err := runner.SyncPresets(ctx, d, o.registry); err != nil {
 		d.Close()
 		return nil, fmt.Errorf("open %s: %w", o.dbPath, err)
 	}

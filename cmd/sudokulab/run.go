@@ -123,14 +123,14 @@ func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
 		return sudokulab.Errorf(sudokulab.EINVALID, "no puzzle matches the selection; try sudokulab puzzles list with the same flags")
 	}
 	for _, name := range o.configs {
-		c, err := loadConfig(ctx, d, o.registry, name)
+		c, err := runner.LoadConfig(ctx, d, o.registry, name)
 		if err != nil {
 			return err
 		}
 		plan.Configs = append(plan.Configs, c)
 	}
 	if o.solver != "" {
-		c, _, err := ensureConfig(ctx, d, o.registry, "", o.solver, sets, "", false)
+		c, _, err := runner.EnsureConfig(ctx, d, o.registry, "", o.solver, sets, "", false)
 		if err != nil {
 			return err
 		}

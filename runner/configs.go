@@ -1,55 +1,46 @@
-package main
+package runner
 
 import (
 	"context"
-	"strings"
 
 	"github.com/jmoiron/sqlx"
 
 	"sudokulab"
 	"sudokulab/db"
-	"sudokulab/runner"
-	"sudokulab/solvers"
 )
 
-// parseSets reads repeated --set name=value flags.
-func parseSets(sets []string) (map[string]string, error) {
-	m := make(map[string]string, len(sets))
-	for _, s := range sets {
-		k, v, ok := strings.Cut(s, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, sudokulab.Errorf(sudokulab.EINVALID, "--set %q: want name=value", s)
-		}
-		m[strings.TrimSpace(k)] = v
-	}
-	return m, nil
+// Registry is what the run engine needs of the solver registry
+// (solvers.Registry).
+type Registry interface {
+	Lookup(name string) (sudokulab.SolverInfo, error)
+	All() []sudokulab.SolverInfo
 }
 
-// loadConfig returns the stored configuration called name with its solver
+// LoadConfig returns the stored configuration called name with its solver
 // and parameters.
-func loadConfig(ctx context.Context, x sqlx.ExtContext, reg *solvers.Registry, name string) (runner.Config, error) {
+func LoadConfig(ctx context.Context, x sqlx.ExtContext, reg Registry, name string) (Config, error) {
 	c, err := db.GetConfig(ctx, x, name)
 	if err != nil {
-		return runner.Config{}, err
+		return Config{}, err
 	}
 	info, err := reg.Lookup(c.Solver)
 	if err != nil {
-		return runner.Config{}, sudokulab.WrapError(sudokulab.EINVALID, err, "configuration %s", name)
+		return Config{}, sudokulab.WrapError(sudokulab.EINVALID, err, "configuration %s", name)
 	}
 	params, err := info.ParseParams(c.Params)
 	if err != nil {
-		return runner.Config{}, sudokulab.WrapError(sudokulab.EINVALID, err, "configuration %s", name)
+		return Config{}, sudokulab.WrapError(sudokulab.EINVALID, err, "configuration %s", name)
 	}
-	return runner.Config{Config: *c, Info: info, Params: params}, nil
+	return Config{Config: *c, Info: info, Params: params}, nil
 }
 
-// ensureConfig stores a configuration of solver with the given parameter
+// EnsureConfig stores a configuration of solver with the given parameter
 // settings, or finds the stored one with the same settings: a
 // configuration's identity is its solver and full parameter set, whatever
 // its name. name may be empty: a new configuration is then called after
 // the solver, with a hash suffix unless it has the default settings.
 // reused says whether the configuration existed.
-func ensureConfig(ctx context.Context, x sqlx.ExtContext, reg *solvers.Registry, name, solver string, set map[string]string, description string, preset bool) (rc runner.Config, reused bool, err error) {
+func EnsureConfig(ctx context.Context, x sqlx.ExtContext, reg Registry, name, solver string, set map[string]string, description string, preset bool) (rc Config, reused bool, err error) {
 	info, err := reg.Lookup(solver)
 	if err != nil {
 		return rc, false, err
@@ -63,7 +54,7 @@ func ensureConfig(ctx context.Context, x sqlx.ExtContext, reg *solvers.Registry,
 	if c, ok, err := db.FindConfigBySettings(ctx, x, solver, hash); err != nil {
 		return rc, false, err
 	} else if ok {
-		return runner.Config{Config: *c, Info: info, Params: params}, true, nil
+		return Config{Config: *c, Info: info, Params: params}, true, nil
 	}
 	if name == "" {
 		name = solver
@@ -75,13 +66,13 @@ func ensureConfig(ctx context.Context, x sqlx.ExtContext, reg *solvers.Registry,
 	if _, _, err := db.EnsureConfig(ctx, x, &c); err != nil {
 		return rc, false, err
 	}
-	return runner.Config{Config: c, Info: info, Params: params}, false, nil
+	return Config{Config: c, Info: info, Params: params}, false, nil
 }
 
-// syncPresets stores every registered preset the database lacks, so each
+// SyncPresets stores every registered preset the database lacks, so each
 // database offers the papers' settings by name. A preset whose name is
 // taken is left alone.
-func syncPresets(ctx context.Context, d *db.DB, reg *solvers.Registry) error {
+func SyncPresets(ctx context.Context, d *db.DB, reg Registry) error {
 	return d.WithTx(ctx, func(tx *sqlx.Tx) error {
 		for _, info := range reg.All() {
 			for _, p := range info.Presets {
@@ -90,7 +81,7 @@ func syncPresets(ctx context.Context, d *db.DB, reg *solvers.Registry) error {
 				} else if sudokulab.ErrorCode(err) != sudokulab.ENOTFOUND {
 					return err
 				}
-				if _, _, err := ensureConfig(ctx, tx, reg, p.Name, info.Name, p.Set, p.Description, true); err != nil {
+				if _, _, err := EnsureConfig(ctx, tx, reg, p.Name, info.Name, p.Set, p.Description, true); err != nil {
 					return sudokulab.WrapError(sudokulab.ErrorCode(err), err, "preset %s", p.Name)
 				}
 			}
