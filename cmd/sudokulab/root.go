@@ -71,8 +71,13 @@ The schema is documented in docs/schema.md.`,
 		return sudokulab.WrapError(sudokulab.EINVALID, err, "")
 	})
 	root.AddCommand(
+		newCollectionsCmd(opts),
 		newConfigsCmd(opts),
+		newDedupeCmd(opts),
 		newExperimentsCmd(opts),
+		newExportCmd(opts),
+		newFormatsCmd(opts),
+		newImportCmd(opts),
 		newInitCmd(opts),
 		newMigrateCmd(opts),
 		newPuzzlesCmd(opts),

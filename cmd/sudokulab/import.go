@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"sudokulab"
+	"sudokulab/importers"
+	"sudokulab/importers/pipeline"
+)
+
+type importOptions struct {
+	*options
+	fileFormat, collection, symbols string
+	puzzleColumn, solutionColumn    string
+	ratingColumns                   []string
+	skipInvalid, requireUnique      bool
+	jobs                            int
+}
+
+func newImportCmd(opts *options) *cobra.Command {
+	o := &importOptions{options: opts}
+	cmd := &cobra.Command{
+		Use:   "import FILE...",
+		Short: "Import puzzle files of any common format, with provenance and without duplicates",
+		Long: `import reads puzzle files (see sudokulab formats; the format is detected from
+the extension and the content unless --format names it) and stores every
+puzzle once, in --collection (default: a collection named after the file),
+remembering for each puzzle the file's line, name and metadata, and each
+file's checksum, format and counts in the imports table.
+
+Every puzzle is checked against the rules, its solutions are counted with
+the exact solver (0, 1, or 2 meaning two or more; the solution is stored
+when unique), a solution the file gives must be right, and 9x9 puzzles get
+their symmetry-canonical form. A file with a bad entry imports nothing and
+the error names the file, the line and the reason; --skip-invalid imports
+the valid puzzles instead and lists every rejected line. Importing the same
+file into the same collection again changes nothing. Ctrl-C leaves the
+database as it was before the file.`,
+		Example: `  sudokulab import puzzles.sdm
+  sudokulab import top1465.txt --collection top1465 --require-unique
+  sudokulab import hardest.csv --skip-invalid
+  sudokulab import board.json game.opensudoku 16x16.txt --symbols 0-F
+  sudokulab import table.csv --puzzle-column grid --solution-column answer --rating-column score=my-score`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runImport(cmd.Context(), cmd, o, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.fileFormat, "format", "", "the files' format (default: detected; see sudokulab formats)")
+	f.StringVar(&o.collection, "collection", "", "collection the puzzles go to (default: the file's base name)")
+	f.StringVar(&o.symbols, "symbols", "", "symbol set of large grids, such as 0-F, 1-G, A-P, A-Y or 1-16 (default: detected)")
+	f.StringVar(&o.puzzleColumn, "puzzle-column", "", "CSV column (or JSON field) holding the puzzle")
+	f.StringVar(&o.solutionColumn, "solution-column", "", "CSV column (or JSON field) holding the solution")
+	f.StringArrayVar(&o.ratingColumns, "rating-column", nil, "CSV column COLUMN=RATER whose numbers are stored as ratings (repeatable)")
+	f.BoolVar(&o.skipInvalid, "skip-invalid", false, "import the valid puzzles of a file with bad entries and list the rejected ones")
+	f.BoolVar(&o.requireUnique, "require-unique", false, "reject puzzles without exactly one solution")
+	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "goroutines counting solutions")
+	return cmd
+}
+
+func runImport(ctx context.Context, cmd *cobra.Command, o *importOptions, files []string) error {
+	popts := pipeline.Options{
+		Format:        o.fileFormat,
+		Collection:    o.collection,
+		SkipInvalid:   o.skipInvalid,
+		RequireUnique: o.requireUnique,
+		Workers:       o.jobs,
+		Decode: importers.Options{Symbols: o.symbols, PuzzleColumn: o.puzzleColumn,
+			SolutionColumn: o.solutionColumn, RatingColumns: map[string]string{}},
+		Progress: newImportProgress(cmd.ErrOrStderr()),
+	}
+	if o.jobs < 1 {
+		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)
+	}
+	if o.symbols != "" {
+		if _, err := importers.ParseSymbols(o.symbols); err != nil {
+			return err
+		}
+	}
+	if o.fileFormat != "" {
+		if _, err := importers.Default().Lookup(o.fileFormat); err != nil {
+			return err
+		}
+	}
+	for _, rc := range o.ratingColumns {
+		col, rater, ok := strings.Cut(rc, "=")
+		if !ok || col == "" || rater == "" {
+			return sudokulab.Errorf(sudokulab.EINVALID, "--rating-column %q: want COLUMN=RATER, such as ER=se-er", rc)
+		}
+		popts.Decode.RatingColumns[col] = rater
+	}
+	d, err := o.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	w := cmd.OutOrStdout()
+	for _, file := range files {
+		res, err := pipeline.ImportFile(ctx, d, file, popts)
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s: interrupted; nothing of it was imported\n", file)
+		}
+		if err != nil {
+			return err
+		}
+		printImport(w, res)
+	}
+	return nil
+}
+
+// printImport reports one file's import.
+func printImport(w io.Writer, res *pipeline.Result) {
+	im := res.Import
+	if res.Skipped {
+		fmt.Fprintf(w, "%s: already imported into collection %s (import %d, %s, %d puzzles): nothing changed\n",
+			res.File, res.Collection, im.ID, im.StartedAt.Format(time.RFC3339), im.PuzzlesRead)
+		return
+	}
+	where := "collection " + res.Collection
+	if len(res.Collections) > 1 {
+		where = "collections " + strings.Join(res.Collections, ", ")
+	}
+	fmt.Fprintf(w, "%s: %s format, %d read: %d new, %d duplicate, %d rejected; %s (import %d) in %v\n",
+		res.File, res.Format, im.PuzzlesRead, im.PuzzlesNew, im.PuzzlesDuplicate, im.PuzzlesRejected,
+		where, im.ID, res.Elapsed.Round(time.Millisecond))
+	for _, r := range res.Rejected {
+		fmt.Fprintf(w, "  rejected %s\n", r)
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+}
+
+// importProgress shows an import's progress on standard error: a bar on
+// a terminal, a line every few seconds otherwise.
+type importProgress struct {
+	w        io.Writer
+	bar      *progressbar.ProgressBar
+	file     string
+	size     int64
+	start    time.Time
+	lastLine time.Time
+	puzzles  int
+}
+
+var _ pipeline.Progress = (*importProgress)(nil)
+
+func newImportProgress(w io.Writer) *importProgress { return &importProgress{w: w} }
+
+func (p *importProgress) Start(file string, size int64) {
+	p.file, p.size, p.start, p.lastLine, p.puzzles = file, size, time.Now(), time.Now(), 0
+	p.bar = nil
+	if isTerminal(p.w) {
+		p.bar = progressbar.NewOptions64(size,
+			progressbar.OptionSetWriter(p.w),
+			progressbar.OptionSetDescription(file),
+			progressbar.OptionShowBytes(true),
+			progressbar.OptionSetElapsedTime(true),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
+	}
+}
+
+func (p *importProgress) Update(bytes int64, puzzles int) {
+	p.puzzles = puzzles
+	if p.bar != nil {
+		p.bar.Describe(fmt.Sprintf("%s: %d puzzles", p.file, puzzles))
+		_ = p.bar.Set64(bytes)
+		return
+	}
+	if now := time.Now(); now.Sub(p.lastLine) >= 5*time.Second {
+		p.lastLine = now
+		fmt.Fprintf(p.w, "%s: %d puzzles, %d of %d bytes, elapsed %v\n", p.file, puzzles, bytes, p.size,
+			now.Sub(p.start).Round(time.Second))
+	}
+}
+
+func (p *importProgress) Finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+	}
+}

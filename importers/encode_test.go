@@ -1,0 +1,153 @@
+package importers_test
+
+import (
+	"bytes"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"sudokulab"
+	"sudokulab/importers"
+)
+
+// sample returns records covering what the encoders write: labels,
+// collections, metadata, ratings, solutions and a 16x16 grid.
+func sample(t *testing.T) []importers.Record {
+	t.Helper()
+	hex := readFirstGrid(t, "grid/hex16.txt")
+	g16, err := sudokulab.Parse(hex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []importers.Record{
+		{Grid: sudokulab.MustParse(easy), Solution: sudokulab.MustParse(easySol), Label: "easy-1", Collection: "papers",
+			Metadata: map[string]string{"level": "easy", "source": "reseda"},
+			Ratings:  []importers.Rating{{Rater: "se-er", Value: 1.2}}},
+		{Grid: sudokulab.MustParse(escargot), Label: "escargot", Collection: "papers",
+			Metadata: map[string]string{"ED": "10.5/10.5/10.5", "field1": "AI", "comment": "the snail"}},
+		{Grid: sudokulab.MustParse(seventeen), Collection: "royle"},
+		{Grid: g16, Label: "big", Metadata: map[string]string{"size": "16"}},
+	}
+}
+
+// roundTrip says what a format keeps of a record.
+type roundTrip struct {
+	label, collection, meta, ratings, solution, large bool
+}
+
+var formatsKeep = map[string]roundTrip{
+	"csv":        {label: true, collection: true, meta: true, ratings: true, solution: true, large: true},
+	"json":       {label: true, collection: true, meta: true, ratings: true, solution: true, large: true},
+	"line":       {label: true, meta: true, large: true},
+	"sdm":        {large: true},
+	"grid":       {large: true},
+	"opensudoku": {label: true, collection: true, meta: true},
+	"sdk":        {},
+	"ss":         {},
+}
+
+func TestEncodeGolden(t *testing.T) {
+	for _, f := range importers.Default().All() {
+		if f.Encode == nil {
+			continue
+		}
+		t.Run(f.Name, func(t *testing.T) {
+			recs := sample(t)
+			keep := formatsKeep[f.Name]
+			if !keep.large {
+				recs = recs[:3]
+			}
+			if f.OnePerFile {
+				recs = recs[:1]
+			}
+			var b bytes.Buffer
+			if err := f.Encode(&b, recs); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "encode."+f.Name, b.Bytes())
+		})
+	}
+}
+
+// TestRoundTrip encodes the sample in every format and decodes it again:
+// the same puzzles, and the labels, collections, metadata, ratings and
+// solutions the format keeps.
+func TestRoundTrip(t *testing.T) {
+	for _, f := range importers.Default().All() {
+		if f.Encode == nil {
+			continue
+		}
+		t.Run(f.Name, func(t *testing.T) {
+			keep := formatsKeep[f.Name]
+			recs := sample(t)
+			if !keep.large {
+				recs = recs[:3]
+			}
+			if f.OnePerFile {
+				recs = recs[:1]
+			}
+			var b bytes.Buffer
+			if err := f.Encode(&b, recs); err != nil {
+				t.Fatal(err)
+			}
+			name := "x" + f.Extensions[0]
+			if f.Name == "sdk" {
+				name = recs[0].Label + ".sdk"
+			}
+			d := decodeWith(f, b.Bytes(), importers.Options{File: name})
+			if len(d.errs) > 0 {
+				t.Fatalf("decoding %s:\n%s\nerrors %v", f.Name, b.Bytes(), d.errs)
+			}
+			if got, want := grids(d.recs), grids(recs); !slices.Equal(got, want) {
+				t.Fatalf("grids %q, want %q", got, want)
+			}
+			for i, got := range d.recs {
+				want := recs[i]
+				if keep.label && got.Label != want.Label {
+					t.Errorf("%d: label %q, want %q", i, got.Label, want.Label)
+				}
+				if keep.collection && got.Collection != want.Collection && want.Collection != "" {
+					t.Errorf("%d: collection %q, want %q", i, got.Collection, want.Collection)
+				}
+				if keep.meta && !maps.Equal(got.Metadata, want.Metadata) && len(want.Metadata)+len(got.Metadata) > 0 {
+					t.Errorf("%d: metadata %v, want %v", i, got.Metadata, want.Metadata)
+				}
+				if keep.ratings && !slices.Equal(got.Ratings, want.Ratings) && len(want.Ratings) > 0 {
+					t.Errorf("%d: ratings %v, want %v", i, got.Ratings, want.Ratings)
+				}
+				if keep.solution && !got.Solution.Equal(want.Solution) {
+					t.Errorf("%d: solution %s, want %s", i, got.Solution, want.Solution)
+				}
+			}
+			// The encoded text is detected as the format it is.
+			if det, err := importers.Default().Detect(name, b.Bytes()); err != nil || (det.Name != f.Name && !(f.Name == "sdm" && det.Name == "line")) {
+				t.Errorf("encoded %s detected as %v (%v)", f.Name, det, err)
+			}
+		})
+	}
+}
+
+// golden compares got with testdata/golden/name, or rewrites it with
+// -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}

@@ -1,0 +1,365 @@
+package importers
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"slices"
+	"strconv"
+	"strings"
+
+	"sudokulab"
+)
+
+func lineFormat() Format {
+	return Format{
+		Name: "line",
+		Description: "one puzzle per line (81 characters for 9x9, blanks . 0 - * _ x); # comments, a count " +
+			"or header lines at the top; what follows the grid on its line is kept as metadata",
+		Extensions: []string{".txt", ""},
+		Sniff:      sniffLine,
+		Decode:     decodeLine,
+		Encode:     encodeLine,
+	}
+}
+
+func sdmFormat() Format {
+	return Format{
+		Name:        "sdm",
+		Description: "SadMan/SudoCue .sdm: one 9x9 puzzle per line, 0 for blanks; read like the line format",
+		Extensions:  []string{".sdm"},
+		Sniff:       sniffLine,
+		Decode:      decodeLine,
+		Encode:      encodeSDM,
+	}
+}
+
+// asDecodeError is errors.As for *DecodeError.
+func asDecodeError(err error, de **DecodeError) bool { return errors.As(err, de) }
+
+// isCellChar reports whether c may be a cell of a grid written in
+// characters.
+func isCellChar(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || strings.IndexByte(charBlanks, c) >= 0
+}
+
+// gridLike reports whether tok may be a whole grid on one line.
+func gridLike(tok []byte) bool {
+	if len(tok) < 16 {
+		return false
+	}
+	for _, c := range tok {
+		if !isCellChar(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// validSide reports whether n is the side of a grid with a default box
+// shape.
+func validSide(n int) bool {
+	_, err := sudokulab.ShapeForN(n)
+	return err == nil
+}
+
+// nearestCells returns the cell count of the grid size closest to n.
+func nearestCells(n int) int {
+	best := 81
+	for side := 4; side <= sudokulab.MaxN; side++ {
+		if validSide(side) && abs(side*side-n) < abs(best-n) {
+			best = side * side
+		}
+	}
+	return best
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func decodeLine(r io.Reader, o Options) iter.Seq2[Record, error] {
+	return func(yield func(Record, error) bool) {
+		z, err := newSymbolizer(&o, yield)
+		if err != nil {
+			yield(Record{}, err)
+			return
+		}
+		lr := newLineReader(textReader(r))
+		seen := false // a puzzle line was read
+		headers := 0  // lines before it that are not puzzles
+		for {
+			raw, ok := lr.next()
+			if !ok {
+				break
+			}
+			s := bytes.TrimSpace(raw)
+			if len(s) == 0 {
+				continue
+			}
+			if s[0] == '#' {
+				if spec, ok := symbolsComment(s); ok {
+					z.setSymbols(spec)
+				}
+				continue
+			}
+			tok, rest := s, []byte(nil)
+			if i := bytes.IndexAny(s, " \t"); i >= 0 {
+				tok, rest = s[:i], s[i+1:]
+			}
+			if !gridLike(tok) {
+				var p pending
+				switch {
+				case !seen && isDigits(tok) && len(bytes.TrimSpace(rest)) == 0:
+					continue // a count line
+				case !seen:
+					headers++
+					p.rec = Record{Line: lr.line, Note: fmt.Sprintf("line %d: header %q", lr.line, clip(string(s), 80))}
+				default:
+					p.err = o.errorf(lr.line, "not a puzzle: %q", clip(string(s), 40))
+				}
+				if !z.push(p) {
+					return
+				}
+				continue
+			}
+			n := len(tok)
+			side := isqrt(n)
+			var p pending
+			seen = true
+			switch {
+			case side*side != n || !validSide(side):
+				p.err = o.errorf(lr.line, "%d cells, want %d", n, nearestCells(n))
+			default:
+				p.rec = Record{Line: lr.line}
+				lineMeta(&p.rec, string(rest))
+				p.cells = rawCells{chars: bytes.Clone(tok)}
+			}
+			if !z.push(p) {
+				return
+			}
+		}
+		if err := lr.err(&o); err != nil {
+			z.push(pending{err: err})
+			return
+		}
+		if !seen && headers > 0 {
+			z.push(pending{err: o.fatalf(0, "no puzzle line in %d lines of text; is it another format? (see sudokulab formats)", headers)})
+			return
+		}
+		z.finish()
+	}
+}
+
+func isDigits(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func isqrt(x int) int {
+	r := 0
+	for (r+1)*(r+1) <= x {
+		r++
+	}
+	return r
+}
+
+// clip shortens s to at most n bytes for a message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// lineMeta reads what follows a grid on its line: white-space separated
+// fields, KEY=VALUE fields kept under KEY (label=NAME is the label; the
+// Sudoku Explainer ratings ER, EP and ED, or ED=ER/EP/ED, are also kept as
+// ratings se-er, se-ep and se-ed), other fields as field1, field2 ..., and
+// a # comment to the end of the line as comment.
+func lineMeta(rec *Record, rest string) {
+	if i := strings.IndexByte(rest, '#'); i >= 0 {
+		if c := strings.TrimSpace(rest[i+1:]); c != "" {
+			rec.setMeta("comment", c)
+		}
+		rest = rest[:i]
+	}
+	k := 0
+	for _, f := range strings.Fields(rest) {
+		key, val, ok := strings.Cut(f, "=")
+		if !ok || key == "" || strings.ContainsAny(key, "\"'") {
+			k++
+			rec.setMeta("field"+strconv.Itoa(k), f)
+			continue
+		}
+		if key == "label" {
+			rec.Label = val
+			continue
+		}
+		rec.setMeta(key, val)
+		seRatings(rec, key, val)
+	}
+}
+
+// seRatings adds the Sudoku Explainer ratings a field gives.
+func seRatings(rec *Record, key, val string) {
+	key = strings.ToUpper(key)
+	if key != "ER" && key != "EP" && key != "ED" {
+		return
+	}
+	parts := strings.Split(val, "/")
+	if key == "ED" && len(parts) == 3 {
+		for i, k := range []string{"se-er", "se-ep", "se-ed"} {
+			if v, err := strconv.ParseFloat(parts[i], 64); err == nil {
+				rec.Ratings = append(rec.Ratings, Rating{Rater: k, Value: v})
+			}
+		}
+		return
+	}
+	if v, err := strconv.ParseFloat(val, 64); err == nil && len(parts) == 1 {
+		rec.Ratings = append(rec.Ratings, Rating{Rater: "se-" + strings.ToLower(key), Value: v})
+	}
+}
+
+// sniffLine looks for a first puzzle line.
+func sniffLine(head []byte) int {
+	lr := newLineReader(bytes.NewReader(head))
+	for range 40 {
+		raw, ok := lr.next()
+		if !ok {
+			return 0
+		}
+		s := bytes.TrimSpace(raw)
+		if len(s) == 0 || s[0] == '#' {
+			continue
+		}
+		tok := s
+		if i := bytes.IndexAny(s, " \t"); i >= 0 {
+			tok = s[:i]
+		}
+		if !gridLike(tok) {
+			continue
+		}
+		side := isqrt(len(tok))
+		if side*side != len(tok) || !validSide(side) {
+			return 1
+		}
+		for _, c := range candidates(side, false) {
+			var buf [sudokulab.MaxN * sudokulab.MaxN]uint8
+			if c.decode(rawCells{chars: tok}, buf[:len(tok)]) < 0 {
+				return 3
+			}
+		}
+		return 1
+	}
+	return 0
+}
+
+// symbolsHeader returns the "# symbols:" comment that makes a file of
+// these grids read back as written, or "" when the default reads them.
+func symbolsHeader(recs []Record) string {
+	for _, r := range recs {
+		if n := r.Grid.N(); n > 9 {
+			return fmt.Sprintf("# symbols: 1-%c\n", sudokulab.Symbols[n-1])
+		}
+	}
+	return ""
+}
+
+// encodeLine writes one puzzle per line: the grid in canonical text form,
+// then label=NAME, the metadata fields (field1 ... as they were, others as
+// KEY=VALUE with white space in values replaced by _), and the comment.
+func encodeLine(w io.Writer, recs []Record) error {
+	var b bytes.Buffer
+	b.WriteString(symbolsHeader(recs))
+	for _, r := range recs {
+		b.WriteString(r.Grid.String())
+		if r.Label != "" {
+			b.WriteString(" label=" + noSpace(r.Label))
+		}
+		var keys []string
+		for k := range r.Metadata {
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, func(a, b string) int {
+			na, aok := fieldNumber(a)
+			nb, bok := fieldNumber(b)
+			switch {
+			case aok && bok:
+				return na - nb
+			case aok:
+				return -1
+			case bok:
+				return 1
+			}
+			return strings.Compare(a, b)
+		})
+		for _, k := range keys {
+			v := r.Metadata[k]
+			switch _, field := fieldNumber(k); {
+			case k == "comment":
+			case field:
+				b.WriteString(" " + noSpace(v))
+			default:
+				b.WriteString(" " + noSpace(k) + "=" + noSpace(v))
+			}
+		}
+		if c, ok := r.Metadata["comment"]; ok {
+			b.WriteString(" # " + strings.Join(strings.Fields(c), " "))
+		}
+		b.WriteByte('\n')
+		if b.Len() > 64<<10 {
+			if _, err := w.Write(b.Bytes()); err != nil {
+				return err
+			}
+			b.Reset()
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func fieldNumber(k string) (int, bool) {
+	n, err := strconv.Atoi(strings.TrimPrefix(k, "field"))
+	return n, err == nil && strings.HasPrefix(k, "field")
+}
+
+func noSpace(s string) string {
+	if s == "" {
+		return "_"
+	}
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "#", "_")), "_")
+}
+
+// encodeSDM writes bare grids, one per line, 0 for blanks.
+func encodeSDM(w io.Writer, recs []Record) error {
+	var b bytes.Buffer
+	b.WriteString(symbolsHeader(recs))
+	for _, r := range recs {
+		s := []byte(r.Grid.String())
+		for i, c := range s {
+			if c == sudokulab.Blank {
+				s[i] = '0'
+			}
+		}
+		if r.Grid.N() > 9 {
+			s = []byte(r.Grid.String())
+		}
+		b.Write(s)
+		b.WriteByte('\n')
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
