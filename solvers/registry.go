@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"sudokulab"
+	"sudokulab/solvers/cuckoo"
 	"sudokulab/solvers/exact"
+	"sudokulab/solvers/tabu"
 )
 
 // Registry maps solver names to their descriptions.
@@ -35,7 +37,9 @@ func NewRegistry(infos ...sudokulab.SolverInfo) *Registry {
 // Default returns the registry of every solver in sudokulab.
 func Default() *Registry {
 	return NewRegistry(
+		cuckoo.Info(),
 		exact.Info(),
+		tabu.Info(),
 	)
 }
 
