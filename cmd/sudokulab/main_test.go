@@ -187,3 +187,21 @@ func TestExampleIsCurrent(t *testing.T) {
 		t.Errorf("lab.db.example is at schema version %d, the code at %d: rebuild it with go run ./cmd/mkexample", v, d.LatestVersion())
 	}
 }
+
+func TestSQLFile(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "lab.db")
+	file := filepath.Join(t.TempDir(), "q.sql")
+	if err := os.WriteFile(file, []byte("-- name: two\n-- description: a comment line first, as canned queries have\nSELECT 1 + 1 AS two\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, "--db", dbPath, "--format", "csv", "sql", "--file", file)
+	if code != 0 || out != "two\n2\n" {
+		t.Errorf("sql --file: exit %d, %q %q", code, out, errOut)
+	}
+	if _, errOut, code := run(t, "--db", dbPath, "sql", "--file", file, "SELECT 1"); code != exitInvalid || !strings.Contains(errOut, "not both") {
+		t.Errorf("file and argument: exit %d %q", code, errOut)
+	}
+	if _, errOut, code := run(t, "--db", dbPath, "sql"); code != exitInvalid || !strings.Contains(errOut, "needs a statement") {
+		t.Errorf("no statement: exit %d %q", code, errOut)
+	}
+}
