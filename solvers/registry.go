@@ -10,6 +10,8 @@ import (
 	"sudokulab"
 	"sudokulab/solvers/cuckoo"
 	"sudokulab/solvers/exact"
+	"sudokulab/solvers/francoga"
+	"sudokulab/solvers/satoinoue"
 	"sudokulab/solvers/tabu"
 )
 
@@ -39,6 +41,8 @@ func Default() *Registry {
 	return NewRegistry(
 		cuckoo.Info(),
 		exact.Info(),
+		francoga.Info(),
+		satoinoue.Info(),
 		tabu.Info(),
 	)
 }

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# reproduce-ga.sh runs the experiments of the two genetic algorithms
+# (docs/reproduction-ga.md) and prints our numbers beside the papers':
+#   - Sato and Inoue 2010, Table 1: six puzzles x three variants;
+#   - Sato and Inoue 2010, Tables 3 and 4: AI Escargot (SD2) and SD3, with
+#     and without the disparity-hypothesis correction;
+#   - Franco, Gomez and Gallego, section 6.2: the GA on Caso 1
+#     (reseda-medium) with the parameters of Tablas 3 and 4.
+#
+# The paper's scale is the default (100 runs x 100,000 generations). Scale
+# down with the variables, for example:
+#   RUNS=20 RUNS_SD=10 scripts/reproduce-ga.sh
+# Runs already in the database are skipped, so an interrupted script resumes.
+set -euo pipefail
+
+RUNS=${RUNS:-100}              # runs per puzzle and configuration, Table 1 (paper: 100)
+RUNS_SD=${RUNS_SD:-$RUNS}      # runs on AI Escargot and SD3, Tables 3 and 4 (paper: 100)
+RUNS_ELITE=${RUNS_ELITE:-$RUNS} # runs of our elitist variants of Table 1
+GENS=${GENS:-100000}           # generation budget of Sato and Inoue (paper: 100,000)
+FRANCO_RUNS=${FRANCO_RUNS:-$RUNS}   # the paper reports one run per setting
+FRANCO_GENS=${FRANCO_GENS:-100000}  # the paper gives no budget; ours
+DB=${DB:-reproduce-ga.db}
+JOBS=${JOBS:-$(nproc)}
+
+cd "$(dirname "$0")/.."
+BIN=${BIN:-$(mktemp -d)/sudokulab}
+go build -o "$BIN" ./cmd/sudokulab
+lab() { "$BIN" --db "$DB" "$@"; }
+
+lab init --from lab.db.example
+
+echo "== Sato and Inoue, Table 1: $RUNS runs x $GENS generations" >&2
+lab run --experiment ga-table1 --jobs "$JOBS" --runs "$RUNS" --max-generations "$GENS" \
+  --where "collection = 'sato-inoue-2010' AND label LIKE 'sato-no%'" \
+  --config sato-inoue-mut-cross-ls --config sato-inoue-mut-cross --config sato-inoue-mutation
+
+echo "== Table 1 again, mut+cross and mutation with elitism 1 (ours): $RUNS_ELITE runs" >&2
+lab run --experiment ga-table1 --jobs "$JOBS" --runs "$RUNS_ELITE" --max-generations "$GENS" \
+  --where "collection = 'sato-inoue-2010' AND label LIKE 'sato-no%'" \
+  --config sato-inoue-mut-cross-elite --config sato-inoue-mutation-elite
+
+echo "== Sato and Inoue, Tables 3 and 4: $RUNS_SD runs x $GENS generations" >&2
+lab run --experiment ga-table3-4 --jobs "$JOBS" --runs "$RUNS_SD" --max-generations "$GENS" \
+  --where "collection = 'sato-inoue-2010' AND label IN ('ai-escargot', 'sato-sd3')" \
+  --config sato-inoue-mut-cross-ls --config sato-inoue-disparity
+
+echo "== Franco et al., Caso 1: $FRANCO_RUNS runs x $FRANCO_GENS generations" >&2
+lab run --experiment ga-franco --jobs "$JOBS" --runs "$FRANCO_RUNS" --max-generations "$FRANCO_GENS" \
+  --collection franco-tabu-ga --config franco-table3 --config franco-table4
+
+lab sql -- "$(cat queries/reproduce-ga.sql)"

@@ -1,0 +1,214 @@
+package satoinoue_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"sudokulab"
+	"sudokulab/internal/paperdata"
+	"sudokulab/solvers/satoinoue"
+	"sudokulab/solvers/solvertest"
+)
+
+func TestConformance(t *testing.T) {
+	solvertest.Run(t, satoinoue.Info(), solvertest.Options{})
+}
+
+func TestConformanceVariants(t *testing.T) {
+	for _, set := range []map[string]string{
+		{"variant": satoinoue.VariantMutCross},
+		{"disparity": "true", "population": "50"},
+		{"elitism": "2", "mutation-scope": "individual", "population": "60"},
+		{"selection": "global"},
+	} {
+		t.Run(fmt.Sprint(set), func(t *testing.T) {
+			solvertest.Run(t, satoinoue.Info(), solvertest.Options{Params: set, Easy: []string{"sato-no1"}, Seeds: 2})
+		})
+	}
+}
+
+// mustGrid parses a 4x4 grid with 2x2 boxes.
+func mustGrid(t *testing.T, s string) sudokulab.Grid {
+	t.Helper()
+	g, err := sudokulab.ParseShape(s, sudokulab.Shape{BoxRows: 2, BoxCols: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestCrossover checks Fig. 3's operator on a hand-made 4x4 pair: parent A
+// is the solution with rows 3 and 4 broken by a swap in box 3, parent B the
+// solution with rows 1 and 2 (and columns 1 and 2) broken by a swap in
+// box 1. The row child takes band 1 from A and band 2 from B, giving the
+// solution; the column child takes stack 1 from A (B's columns there miss
+// symbols) and stack 2 is the same in both, so it equals A.
+func TestCrossover(t *testing.T) {
+	empty := mustGrid(t, "................")
+	solution := mustGrid(t, "1234"+"3412"+"2143"+"4321")
+	a := mustGrid(t, "1234"+"3412"+"4143"+"2321")
+	b := mustGrid(t, "4234"+"3112"+"2143"+"4321")
+	for seed := int64(1); seed <= 4; seed++ {
+		ind := satoinoue.NewTestEngine(empty, a, b)
+		if ind[0].Cost() != 2 || ind[1].Cost() != 4 {
+			t.Fatalf("parent costs %d and %d, want 2 and 4", ind[0].Cost(), ind[1].Cost())
+		}
+		rows, cols := satoinoue.Crossover(ind[0], ind[1], sudokulab.NewRand(seed))
+		if got := string(rows.Cells()); got != string(solution.Cells) || rows.Cost() != 0 {
+			t.Errorf("seed %d: row child %v cost %d, want the solution, cost 0", seed, rows.Cells(), rows.Cost())
+		}
+		if got := string(cols.Cells()); got != string(a.Cells) || cols.Cost() != 2 {
+			t.Errorf("seed %d: column child %v cost %d, want parent A, cost 2", seed, cols.Cells(), cols.Cost())
+		}
+	}
+}
+
+// TestSwap checks the incremental cost of a swap on a hand-made 4x4 grid.
+func TestSwap(t *testing.T) {
+	empty := mustGrid(t, "................")
+	tests := []struct {
+		name    string
+		i, j    int
+		want    int
+		rowMiss [4]int
+	}{
+		{"same column: rows 3 and 4 lose a symbol each", 8, 12, 2, [4]int{0, 0, 1, 1}},
+		{"diagonal: two rows and two columns", 0, 5, 4, [4]int{1, 1, 0, 0}},
+		{"same row: two columns", 0, 1, 2, [4]int{0, 0, 0, 0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			x := satoinoue.NewTestEngine(empty, mustGrid(t, "1234"+"3412"+"2143"+"4321"))[0]
+			satoinoue.Swap(x, tc.i, tc.j)
+			g := sudokulab.Grid{Shape: empty.Shape, Cells: x.Cells()}
+			if x.Cost() != tc.want || g.Cost() != tc.want {
+				t.Errorf("cost %d (recount %d), want %d", x.Cost(), g.Cost(), tc.want)
+			}
+			for r, m := range tc.rowMiss {
+				if x.RowMissing(r) != m {
+					t.Errorf("row %d misses %d, want %d", r+1, x.RowMissing(r), m)
+				}
+			}
+		})
+	}
+}
+
+// TestOperatorsKeepInvariants fills, mutates and crosses individuals of
+// puzzles of several shapes and checks that givens stay, boxes stay
+// permutations and the incremental cost equals a recount.
+func TestOperatorsKeepInvariants(t *testing.T) {
+	sixBySix, err := sudokulab.ParseShape("1....2"+"......"+"..3..."+"...4.."+"......"+"5....6", sudokulab.Shape{BoxRows: 2, BoxCols: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		puzzle sudokulab.Grid
+	}{
+		{"ai-escargot", paperdata.MustGet("ai-escargot").Puzzle},
+		{"sato-no106", paperdata.MustGet("sato-no106").Puzzle},
+		{"6x6 with 2x3 boxes", sixBySix},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := sudokulab.NewRand(1)
+			full := tc.puzzle.Clone()
+			ind := satoinoue.NewTestEngine(tc.puzzle, full, full)
+			check := func(what string, x satoinoue.Individual) {
+				t.Helper()
+				g := sudokulab.Grid{Shape: tc.puzzle.Shape, Cells: x.Cells()}
+				m := g.Missing()
+				if m.Boxes != 0 {
+					t.Fatalf("%s: boxes miss %d symbols", what, m.Boxes)
+				}
+				if x.Cost() != m.Total() {
+					t.Fatalf("%s: kept cost %d, recount %d", what, x.Cost(), m.Total())
+				}
+				for i, v := range tc.puzzle.Cells {
+					if v != 0 && g.Cells[i] != v {
+						t.Fatalf("%s: given at %d changed", what, i)
+					}
+				}
+			}
+			for round := 0; round < 200; round++ {
+				satoinoue.RandomFill(ind[0], rng)
+				satoinoue.RandomFill(ind[1], rng)
+				check("fill", ind[0])
+				satoinoue.Mutate(ind[0], 0.5, rng)
+				check("mutate", ind[0])
+				rows, cols := satoinoue.Crossover(ind[0], ind[1], rng)
+				check("row child", rows)
+				check("column child", cols)
+				satoinoue.Mutate(rows, 1, rng)
+				check("mutated row child", rows)
+			}
+		})
+	}
+}
+
+// TestNoAllocationPerGeneration shows that a longer run allocates no more
+// than a short one: all state is made before the first generation.
+func TestNoAllocationPerGeneration(t *testing.T) {
+	info := satoinoue.Info()
+	for _, set := range []map[string]string{nil, {"disparity": "true"}, {"variant": "mut-cross", "elitism": "3"}, {"selection": "plus"}, {"avoid-givens": "true"}} {
+		params, err := info.Resolve(set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := info.New(params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := paperdata.MustGet("ai-escargot").Puzzle
+		allocs := func(gens int64) float64 {
+			return testing.AllocsPerRun(3, func() {
+				s.Solve(context.Background(), p, sudokulab.Budget{MaxGenerations: gens}, sudokulab.NewRand(1), nil)
+			})
+		}
+		if short, long := allocs(5), allocs(300); long > short {
+			t.Errorf("%v: %v allocations for 5 generations, %v for 300", set, short, long)
+		}
+	}
+}
+
+func TestRejectsRepeatedGivenInBox(t *testing.T) {
+	g := mustGrid(t, "1..."+".1.."+"...."+"....")
+	s, err := satoinoue.New(satoinoue.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Solve(context.Background(), g, sudokulab.Budget{MaxGenerations: 1}, sudokulab.NewRand(1), nil); err == nil {
+		t.Error("no error for a box repeating a given")
+	}
+}
+
+// BenchmarkEscargot runs the paper's settings (mut+cross+LS, population
+// 150, 2 children per parent) and the other variants on AI Escargot: one
+// op is one generation.
+func BenchmarkEscargot(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		set  map[string]string
+	}{
+		{"mut-cross-ls", nil},
+		{"disparity", map[string]string{"disparity": "true"}},
+		{"mut-cross", map[string]string{"variant": "mut-cross"}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			info := satoinoue.Info()
+			params, _ := info.Resolve(bc.set)
+			s, _ := info.New(params)
+			p := paperdata.MustGet("ai-escargot").Puzzle
+			b.ReportAllocs()
+			b.ResetTimer()
+			// Runs that solve the puzzle early are followed by runs with
+			// the next seeds until b.N generations are done.
+			done := int64(0)
+			for seed := int64(1); done < int64(b.N); seed++ {
+				res, _ := s.Solve(context.Background(), p, sudokulab.Budget{MaxGenerations: int64(b.N) - done}, sudokulab.NewRand(seed), nil)
+				done += res.Generations
+			}
+			b.ReportMetric(float64(done)/b.Elapsed().Seconds(), "gens/s")
+		})
+	}
+}
