@@ -1,6 +1,7 @@
 package sudokulab
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -18,6 +19,8 @@ type Conflict struct {
 type ConflictError struct {
 	Geometry  *Geometry
 	Conflicts []Conflict
+	// Subject says what breaks the rules; empty means "givens".
+	Subject string
 }
 
 func (e *ConflictError) Error() string {
@@ -31,7 +34,15 @@ func (e *ConflictError) Error() string {
 		parts = append(parts, fmt.Sprintf("%s and %s both hold %c in %s",
 			e.Geometry.CellName(c.A), e.Geometry.CellName(c.B), Symbols[c.Value-1], e.Geometry.UnitName(c.Unit)))
 	}
-	return "givens break the rules: " + strings.Join(parts, "; ")
+	subject := e.Subject
+	if subject == "" {
+		subject = "givens"
+	}
+	verb := "break"
+	if !strings.HasSuffix(subject, "s") {
+		verb = "breaks"
+	}
+	return subject + " " + verb + " the rules: " + strings.Join(parts, "; ")
 }
 
 // Conflicts returns every pair of cells that share a unit and a symbol,
@@ -92,5 +103,10 @@ func CheckSolution(puzzle, solution Grid) error {
 			return fmt.Errorf("%s holds %c but the given is %c", geo.CellName(i), Symbols[v-1], Symbols[p-1])
 		}
 	}
-	return solution.Validate()
+	err := solution.Validate()
+	var ce *ConflictError
+	if errors.As(err, &ce) {
+		ce.Subject = "solution"
+	}
+	return err
 }

@@ -92,7 +92,7 @@ func TestCheckSolution(t *testing.T) {
 	}
 	// A full grid that keeps the givens but breaks a rule.
 	empty, _ := sudokulab.NewGrid(sudokulab.Classic)
-	if err := sudokulab.CheckSolution(empty, swapped); err == nil || !strings.Contains(err.Error(), "both hold") {
+	if err := sudokulab.CheckSolution(empty, swapped); err == nil || !strings.Contains(err.Error(), "solution breaks the rules: r1c1 and r") {
 		t.Errorf("rule-breaking full grid: %v", err)
 	}
 }

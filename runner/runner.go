@@ -200,7 +200,12 @@ func Execute(ctx context.Context, d *db.DB, plan Plan, opts Options) (Summary, e
 	}
 
 	jobCh := make(chan job)
-	resCh := make(chan finished, 2*opts.Jobs)
+	// Workers stop when ctx is done or when recording has failed.
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	// Room for a whole batch, so that workers keep running while the
+	// writer commits the previous one.
+	resCh := make(chan finished, opts.BatchRuns+2*opts.Jobs)
 	var wg sync.WaitGroup
 	for range min(opts.Jobs, len(jobs)) {
 		wg.Add(1)
@@ -208,7 +213,7 @@ func Execute(ctx context.Context, d *db.DB, plan Plan, opts Options) (Summary, e
 			defer wg.Done()
 			w := newWorker(plan, opts)
 			for j := range jobCh {
-				if f, ok := w.run(ctx, j); ok {
+				if f, ok := w.run(runCtx, j); ok {
 					resCh <- f
 				}
 			}
@@ -219,7 +224,7 @@ func Execute(ctx context.Context, d *db.DB, plan Plan, opts Options) (Summary, e
 		for _, j := range jobs {
 			select {
 			case jobCh <- j:
-			case <-ctx.Done():
+			case <-runCtx.Done():
 				return
 			}
 		}
@@ -250,6 +255,9 @@ func Execute(ctx context.Context, d *db.DB, plan Plan, opts Options) (Summary, e
 			}
 			return nil
 		})
+		if werr != nil {
+			stop() // nothing more can be recorded: stop the workers
+		}
 		if werr == nil {
 			for i, f := range batch {
 				cs := &sum.Configs[idx[f.run.ConfigID]]
@@ -353,9 +361,12 @@ func (w *worker) run(ctx context.Context, j job) (finished, bool) {
 		return finished{}, false // interrupted: not a finished run
 	}
 	if err != nil {
+		// A solver that failed, or panicked, may be left in a bad state:
+		// the next run of this configuration gets a new one.
+		delete(w.solvers, c.ID)
 		return fail(err)
 	}
-	points := append([]sudokulab.TrajectoryPoint(nil), w.rec.Finish()...)
+	points := w.rec.Points()
 	r.FinishedAt = time.Now()
 	wall := r.FinishedAt.Sub(r.StartedAt).Seconds()
 	r.WallSeconds = &wall

@@ -40,7 +40,7 @@ func ParseTrace(s string) (Trace, error) {
 		part = strings.TrimSpace(part)
 		switch {
 		case part == "none":
-			if s != "none" {
+			if strings.TrimSpace(s) != "none" {
 				return Trace{}, sudokulab.Errorf(sudokulab.EINVALID, "--trace %q: none cannot be combined", s)
 			}
 		case part == "improve":
@@ -88,9 +88,12 @@ func (t Trace) String() string {
 // Reset. A worker reuses one Recorder for all its runs, so recording does
 // not allocate once its buffer has grown.
 type Recorder struct {
-	trace      Trace
-	start      time.Time
-	points     []sudokulab.TrajectoryPoint
+	trace  Trace
+	start  time.Time
+	points []sudokulab.TrajectoryPoint
+	// cur and conv hold each point's CurrentCost and Convergence (0 for
+	// none); Finish points the points at them.
+	cur, conv  []float64
 	last       sudokulab.Step
 	steps      int64
 	lastStored bool
@@ -101,12 +104,17 @@ type Recorder struct {
 var _ sudokulab.Observer = (*Recorder)(nil)
 
 // NewRecorder returns a Recorder for the trace policy.
-func NewRecorder(t Trace) *Recorder { return &Recorder{trace: t} }
+func NewRecorder(t Trace) *Recorder {
+	r := &Recorder{trace: t}
+	r.Reset()
+	return r
+}
 
 // Reset starts a new run: it forgets the points and restarts the clock.
 func (r *Recorder) Reset() {
 	r.start = time.Now()
 	r.points = r.points[:0]
+	r.cur, r.conv = r.cur[:0], r.conv[:0]
 	r.steps = 0
 	r.lastStored = false
 	r.nextLog = 1
@@ -149,19 +157,15 @@ func nextCheckpoint(c int64) int64 {
 }
 
 func (r *Recorder) add(s sudokulab.Step) {
-	cur := s.CurrentCost
+	r.cur = append(r.cur, s.CurrentCost)
+	r.conv = append(r.conv, s.Convergence)
 	p := sudokulab.TrajectoryPoint{
 		Seq:            len(r.points),
 		Generation:     s.Generation,
 		Evaluations:    s.Evaluations,
 		ElapsedSeconds: time.Since(r.start).Seconds(),
 		BestCost:       s.BestCost,
-		CurrentCost:    &cur,
 		Restarts:       s.Restarts,
-	}
-	if s.Convergence != 0 {
-		conv := s.Convergence
-		p.Convergence = &conv
 	}
 	r.points = append(r.points, p)
 	r.bestStored = s.BestCost
@@ -174,5 +178,29 @@ func (r *Recorder) Finish() []sudokulab.TrajectoryPoint {
 		r.add(r.last)
 		r.lastStored = true
 	}
+	for i := range r.points {
+		r.points[i].CurrentCost = &r.cur[i]
+		if r.conv[i] != 0 {
+			r.points[i].Convergence = &r.conv[i]
+		}
+	}
 	return r.points
+}
+
+// Points finishes the run like Finish and returns a copy of the points
+// that the caller owns (two allocations, whatever their number).
+func (r *Recorder) Points() []sudokulab.TrajectoryPoint {
+	pts := r.Finish()
+	out := make([]sudokulab.TrajectoryPoint, len(pts))
+	vals := make([]float64, 2*len(pts))
+	for i, p := range pts {
+		out[i] = p
+		vals[2*i] = *p.CurrentCost
+		out[i].CurrentCost = &vals[2*i]
+		if p.Convergence != nil {
+			vals[2*i+1] = *p.Convergence
+			out[i].Convergence = &vals[2*i+1]
+		}
+	}
+	return out
 }
