@@ -11,6 +11,8 @@ import (
 	"sudokulab/solvers/cuckoo"
 	"sudokulab/solvers/exact"
 	"sudokulab/solvers/francoga"
+	"sudokulab/solvers/nbcoin"
+	"sudokulab/solvers/reseda"
 	"sudokulab/solvers/satoinoue"
 	"sudokulab/solvers/tabu"
 )
@@ -42,6 +44,8 @@ func Default() *Registry {
 		cuckoo.Info(),
 		exact.Info(),
 		francoga.Info(),
+		nbcoin.Info(),
+		reseda.Info(),
 		satoinoue.Info(),
 		tabu.Info(),
 	)

@@ -1,0 +1,79 @@
+package nbcoin_test
+
+import (
+	"context"
+	"testing"
+
+	"sudokulab"
+	"sudokulab/internal/paperdata"
+	"sudokulab/solvers/nbcoin"
+)
+
+// BenchmarkGeneration measures one generation (150 grids sampled and
+// costed, the population ranked, the models updated) on No. 106, the
+// hardest of Table II.
+func BenchmarkGeneration(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		set  map[string]string
+	}{
+		{"sum-random", nil},
+		{"mean-random", map[string]string{nbcoin.ParamLearning: nbcoin.LearnMean}},
+		{"sum-greedy", map[string]string{nbcoin.ParamOrder: nbcoin.OrderGreedy}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			p := paperdata.MustGet("sato-no106").Puzzle
+			e := nbcoin.NewEngine(p.Shape, tc.set)
+			rng := sudokulab.NewRand(1)
+			e.Init(p.Cells)
+			b.ReportAllocs()
+			for b.Loop() {
+				e.Generation(rng)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "generations/s")
+			b.ReportMetric(float64(b.N)*150/b.Elapsed().Seconds(), "evaluations/s")
+		})
+	}
+}
+
+// BenchmarkSolve measures whole runs on No. 27 with a budget of 2,000
+// generations.
+func BenchmarkSolve(b *testing.B) {
+	s := newSolver(b, nil)
+	p := paperdata.MustGet("sato-no27").Puzzle
+	var gens int64
+	seed := int64(0)
+	b.ReportAllocs()
+	for b.Loop() {
+		seed++
+		res, err := s.Solve(context.Background(), p, sudokulab.Budget{MaxGenerations: 2000}, sudokulab.NewRand(seed), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		gens += res.Generations
+	}
+	b.ReportMetric(float64(gens)/b.Elapsed().Seconds(), "generations/s")
+}
+
+// TestNoAllocations checks that generations allocate nothing: a run of
+// 300 generations allocates no more than a run of 1.
+func TestNoAllocations(t *testing.T) {
+	p := paperdata.MustGet("sato-no106").Puzzle
+	e := nbcoin.NewEngine(p.Shape, nil)
+	rng := sudokulab.NewRand(1)
+	e.Init(p.Cells)
+	if n := testing.AllocsPerRun(20, func() { e.Generation(rng) }); n != 0 {
+		t.Errorf("%v allocations per generation", n)
+	}
+	s := newSolver(t, nil)
+	allocs := func(gens int64) float64 {
+		return testing.AllocsPerRun(5, func() {
+			if _, err := s.Solve(context.Background(), p, sudokulab.Budget{MaxGenerations: gens}, sudokulab.NewRand(1), nil); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if one, many := allocs(1), allocs(300); many != one {
+		t.Errorf("%v allocations for 1 generation, %v for 300", one, many)
+	}
+}

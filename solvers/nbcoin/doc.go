@@ -1,0 +1,79 @@
+// Package nbcoin implements NB-COIN, the node-based coincidence algorithm of
+// Waiyapara, Wattanapornprom and Chongstitvatana ("Solving Sudoku Puzzles
+// with Node Based Coincidence Algorithm", Chulalongkorn University; the
+// text in shared/papers/nb-coin-waiyapara.txt names no venue or year, and
+// cites work of 2012).
+//
+// # The algorithm
+//
+// NB-COIN is an estimation of distribution algorithm over permutations
+// (section III). Each box has its own N x N model M[position][symbol]
+// (section IV, Fig. 7), initialised uniform ("1/n in node based
+// representation", section III) over the symbols no given of the cell's
+// box, row or column holds; a given has probability 1 for its symbol, and a
+// cell left with one candidate has probability 1 for it (Fig. 7c). Each
+// generation samples a population of grids, every box a permutation of its
+// missing symbols; ranks them by the fitness of Sato and Inoue (section II,
+// eq. 1: distinct symbols per row plus per column, 2N^2 when solved); and
+// updates the models from the best C% of the population, rewarded by eq. 4,
+// and the worst C%, punished by eq. 5 (negative correlation learning):
+//
+//	reward:  M[i][j] += k/L * sum_g delta_ij(s_g) - k/L^2 * sum_q sum_g delta_iq(s_g)
+//	punish:  M[i][j] -= k/L * sum_b delta_ij(s_b) - k/L^2 * sum_q sum_b delta_iq(s_b)
+//
+// with L = N, the size of one model column, and k the learning step. The
+// nine models evolve independently but are selected together, through the
+// fitness of the whole grid ("co-evolved ... partially influenced by their
+// neighborhood models", section IV). A run stops when a grid is solved or the
+// budget is spent (the paper stops at 100,000 generations); there is no
+// restart.
+//
+// The cost recorded is 2N^2 minus the fitness: the symbols missing from the
+// rows and the columns. Boxes are always permutations, so this is the
+// missing-symbol cost sudokulab.Missing.Total of every solver.
+//
+// # Choices where the paper is ambiguous
+//
+//   - Sampling a permutation from a node model. The paper says only that
+//     solutions "are generated from this model" (section III). We follow the
+//     node histogram sampling of NHBSA, which NB-COIN adopts ("adopts the node
+//     based representation from NHBSA", section I): the free cells of a box are
+//     visited in a random order, and each draws one of the symbols still
+//     unused in its box with probability proportional to its model entries; a
+//     cell whose entries are all 0 on the unused symbols draws one of them
+//     uniformly. The parameter order offers two alternatives: positions 1 to
+//     9 in turn (Fig. 7's numbering), or the most likely cell first, as
+//     RESEDA samples a box.
+//   - The size of the update. Equations 4 and 5 sum over the selected
+//     solutions, so with a population of 150 and C = 25% one generation moves
+//     an entry by up to 37 x k/L. learning=sum (the default) applies them as
+//     written; learning=mean divides the sums by the number of solutions in
+//     the group, so that k is the largest move of an entry in one
+//     generation. The reproduction compares both.
+//   - The size of the groups: C% of the population, rounded down (37 of 150),
+//     at least 1; the best and the worst groups have the same size, so the
+//     k/L^2 terms of eq. 4 and 5 cancel.
+//   - The upper bound (Table I, 0.99). Section III says the equations keep
+//     "the sum of probability in each column ... equal to 1.0". After an update
+//     we clip negative entries to 0, rescale the column to sum 1, and if an
+//     entry exceeds the upper bound we set it to the bound and share the rest
+//     (1 - bound) among the cell's other entries in proportion to them, or
+//     equally among its other candidates when they are all 0. A cell keeps at
+//     least 1 - bound for its other candidates, so a model never freezes; a
+//     cell with a single candidate keeps probability 1.
+//
+// # Counters
+//
+// Generations count the populations sampled; evaluations count grids
+// evaluated (population size per generation, fewer in the last one when a
+// grid is solved or the evaluation budget ends). Restarts are always 0.
+// Step.CurrentCost is the population's mean cost and Step.Convergence the
+// smallest, over free cells, of the largest model entry (the analogue of
+// RESEDA's rho).
+//
+// # Beyond 9x9
+//
+// The algorithm generalises to any box shape: one N x N model per box, L =
+// N. Sato and Inoue's fitness counts rows and columns only, which is a
+// complete cost because boxes are permutations by construction.
+package nbcoin

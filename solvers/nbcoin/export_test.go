@@ -1,0 +1,75 @@
+package nbcoin
+
+import (
+	"math/rand/v2"
+
+	"sudokulab"
+)
+
+// Engine exposes the NB-COIN operators to the tests.
+type Engine struct{ e engine }
+
+// NewEngine returns an engine for shape with the parameters of set
+// (defaults for the rest).
+func NewEngine(shape sudokulab.Shape, set map[string]string) *Engine {
+	info := Info()
+	p, err := info.Resolve(set)
+	if err != nil {
+		panic(err)
+	}
+	s, err := newSolver(p)
+	if err != nil {
+		panic(err)
+	}
+	en := &Engine{}
+	en.e.prepare(shape, s.(*solver).set)
+	return en
+}
+
+// Group returns the size of the rewarded and of the punished group.
+func (en *Engine) Group() int { return en.e.set.group }
+
+// Init builds the models for the puzzle and returns the convergence.
+func (en *Engine) Init(puzzle []uint8) float64 { return en.e.init(puzzle) }
+
+// M returns cell i's model column, symbol k at index k-1.
+func (en *Engine) M(i int) []float64 { return en.e.m[i*en.e.n : (i+1)*en.e.n] }
+
+// SetM sets cell i's model column.
+func (en *Engine) SetM(i int, m ...float64) { copy(en.M(i), m) }
+
+// Sample draws a grid.
+func (en *Engine) Sample(rng *rand.Rand, dst []uint8) { en.e.sample(rng, dst) }
+
+// Cost returns the cost of a full grid.
+func (en *Engine) Cost(g []uint8) int { return en.e.costOf(g) }
+
+// Rank ranks the given costs (len = population) and returns the order.
+func (en *Engine) Rank(costs []int) []int {
+	copy(en.e.cost, costs)
+	en.e.rank()
+	return append([]int(nil), en.e.order...)
+}
+
+// Update learns from a population (len = population, ranked by the given
+// costs) and returns the convergence.
+func (en *Engine) Update(pop [][]uint8, costs []int) float64 {
+	for j, g := range pop {
+		copy(en.e.pop[j*en.e.size:], g)
+	}
+	copy(en.e.cost, costs)
+	en.e.rank()
+	return en.e.update()
+}
+
+// Generation does one generation as Solve does, for benchmarks.
+func (en *Engine) Generation(rng *rand.Rand) {
+	e := &en.e
+	for j := range e.cost {
+		g := e.pop[j*e.size : (j+1)*e.size]
+		e.sample(rng, g)
+		e.cost[j] = e.costOf(g)
+	}
+	e.rank()
+	e.update()
+}

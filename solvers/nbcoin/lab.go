@@ -1,0 +1,87 @@
+package nbcoin
+
+import (
+	"sudokulab"
+)
+
+// The parameter names.
+const (
+	ParamPopulation = "population"
+	ParamSelection  = "selection"
+	ParamStep       = "step"
+	ParamUpperBound = "upper-bound"
+	ParamLearning   = "learning"
+	ParamPrecompute = "precompute"
+	ParamOrder      = "order"
+)
+
+// The values of the order parameter: the order in which the free cells of
+// a box draw their symbols.
+const (
+	OrderRandom     = "random"     // a random order per box and grid, as NHBSA samples
+	OrderSequential = "sequential" // positions 1 to 9 of the box (Fig. 7), row by row
+	OrderGreedy     = "greedy"     // the most likely cell first, as RESEDA samples a box
+)
+
+// The values of the learning parameter.
+const (
+	LearnSum  = "sum"  // eq. 4 and 5 as written: sums over the selected solutions
+	LearnMean = "mean" // the sums divided by the size of the group
+)
+
+// Info describes NB-COIN for the solver registry.
+func Info() sudokulab.SolverInfo {
+	return sudokulab.SolverInfo{
+		Name:    "nb-coin",
+		Summary: "node-based coincidence algorithm: one symbol-by-position model per box, rewarded by the best and punished by the worst sampled grids",
+		Paper:   "K. Waiyapara, W. Wattanapornprom and P. Chongstitvatana, Solving Sudoku Puzzles with Node Based Coincidence Algorithm, Chulalongkorn University (shared/papers/nb-coin-waiyapara.txt; the text gives no venue or year)",
+		Params: []sudokulab.ParamSpec{
+			{Name: ParamPopulation, Kind: sudokulab.ParamInt, Default: int64(150), Min: 2, Max: 1e6,
+				Doc: "grids sampled per generation", Section: "NB-COIN §V, Table I"},
+			{Name: ParamSelection, Kind: sudokulab.ParamFloat, Default: 25.0, Min: 0.01, Max: 50,
+				Doc: "selection pressure C: percent of the population rewarded (the best) and punished (the worst)", Section: "NB-COIN §III, Table I"},
+			{Name: ParamStep, Kind: sudokulab.ParamFloat, Default: 0.4, Min: 0, Max: 10,
+				Doc: "learning step k of eq. 4 and 5", Section: "NB-COIN §III eq. 4-5, Table I"},
+			{Name: ParamUpperBound, Kind: sudokulab.ParamFloat, Default: 0.99, Min: 0.5, Max: 1,
+				Doc: "largest probability a model entry may hold while its cell has another candidate", Section: "NB-COIN Table I"},
+			{Name: ParamLearning, Kind: sudokulab.ParamChoice, Default: LearnSum, Choices: []string{LearnSum, LearnMean},
+				Doc: "sum: eq. 4 and 5 summed over the selected grids as written; mean: divided by the group size", Section: "NB-COIN §III eq. 4-5"},
+			{Name: ParamPrecompute, Kind: sudokulab.ParamBool, Default: true,
+				Doc: "zero the model entries of symbols the givens of the cell's box, row or column hold", Section: "NB-COIN §IV, Fig. 7"},
+			{Name: ParamOrder, Kind: sudokulab.ParamChoice, Default: OrderRandom, Choices: []string{OrderRandom, OrderSequential, OrderGreedy},
+				Doc: "order in which a box's free cells draw their symbols: random (NHBSA), sequential, or greedy (most likely cell first)", Section: "NB-COIN §I, §III (sampling not specified)"},
+		},
+		Presets: []sudokulab.Preset{
+			{Name: "nb-coin-table2", Description: "Table II: population 150, C = 25%, k = 0.4, upper bound 0.99 (the paper stops at 100,000 generations; give --max-generations 100000)",
+				Set: map[string]string{}},
+			{Name: "nb-coin-table2-mean", Description: "Table II settings with eq. 4 and 5 averaged over each group instead of summed (an alternative reading)",
+				Set: map[string]string{ParamLearning: LearnMean}},
+		},
+		New: newSolver,
+	}
+}
+
+// settings are the resolved parameters.
+type settings struct {
+	population int
+	group      int // solutions rewarded, and punished
+	step       float64
+	upper      float64
+	mean       bool
+	precompute bool
+	order      string
+}
+
+func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
+	s := settings{
+		population: int(p.Int(ParamPopulation)),
+		step:       p.Float(ParamStep),
+		upper:      p.Float(ParamUpperBound),
+		mean:       p.String(ParamLearning) == LearnMean,
+		precompute: p.Bool(ParamPrecompute),
+		order:      p.String(ParamOrder),
+	}
+	// At most 50%, rounded down: the two groups never overlap.
+	s.group = max(1, int(float64(s.population)*p.Float(ParamSelection)/100))
+	return &solver{set: s}, nil
+}

@@ -1,0 +1,440 @@
+package nbcoin
+
+import (
+	"context"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+
+	"sudokulab"
+)
+
+// solver is NB-COIN with its parameters fixed. It keeps its buffers from one
+// Solve to the next; like every sudokulab.Solver it runs one Solve at a
+// time.
+type solver struct {
+	set settings
+	e   engine
+}
+
+var _ sudokulab.Solver = (*solver)(nil)
+
+// engine holds the models and the population. Its buffers are sized at the
+// first Solve for a shape and reused, so that generations allocate
+// nothing.
+type engine struct {
+	set   settings
+	shape sudokulab.Shape
+	geo   *sudokulab.Geometry
+	n     int // symbols, N, and L, the size of a model column
+	size  int // cells, N*N
+
+	fixed []uint8
+	// free lists the free cells; boxFree lists them box by box, box b's
+	// being boxFree[boxStart[b]:boxStart[b+1]]; boxUsed holds the symbols
+	// given in each box as bits (bit k-1 for symbol k).
+	free     []int32
+	boxFree  []int32
+	boxStart []int32
+	boxUsed  []uint32
+	// allowed holds each cell's candidates as bits: the symbols no given of
+	// its box, row or column holds (all symbols without pre-computation).
+	allowed []uint32
+	// m holds the models: m[i*n+k-1] is the probability of symbol k at cell
+	// i, cell i being one position of its box's model.
+	m []float64
+	// pop holds the population, one grid after another; cost their costs;
+	// order the population ranked by cost, using buckets.
+	pop     []uint8
+	cost    []int
+	order   []int
+	buckets []int
+	// best is the best grid of the run.
+	best []uint8
+	// Scratch space.
+	masks []uint32
+	rem   []int32
+}
+
+// prepare sizes the buffers for shape, reusing them when they fit.
+func (e *engine) prepare(shape sudokulab.Shape, set settings) {
+	e.set = set
+	if e.shape == shape && len(e.pop) == set.population*shape.Cells() {
+		return
+	}
+	e.shape, e.geo = shape, sudokulab.GeometryOf(shape)
+	e.n, e.size = shape.N(), shape.Cells()
+	n, size := e.n, e.size
+	e.fixed = make([]uint8, size)
+	e.free = make([]int32, 0, size)
+	e.boxFree = make([]int32, 0, size)
+	e.boxStart = make([]int32, n+1)
+	e.boxUsed = make([]uint32, n)
+	e.allowed = make([]uint32, size)
+	e.m = make([]float64, size*n)
+	e.pop = make([]uint8, set.population*size)
+	e.cost = make([]int, set.population)
+	e.order = make([]int, set.population)
+	e.buckets = make([]int, 3*n*n+2)
+	e.best = make([]uint8, size)
+	e.masks = make([]uint32, 3*n)
+	e.rem = make([]int32, 0, n)
+}
+
+// init builds the models for the puzzle (section IV, Fig. 7): a given has
+// probability 1 for its symbol; a free cell is uniform over its candidates,
+// the symbols no given of its box, row or column holds (all symbols without
+// pre-computation, or when the givens leave none). It returns the
+// convergence measure.
+func (e *engine) init(puzzle []uint8) float64 {
+	n, geo := e.n, e.geo
+	copy(e.fixed, puzzle)
+	clear(e.m)
+	masks := e.masks
+	clear(masks)
+	for i, v := range puzzle {
+		if v != 0 {
+			bit := uint32(1) << (v - 1)
+			masks[geo.Row[i]] |= bit
+			masks[n+geo.Col[i]] |= bit
+			masks[2*n+geo.Box[i]] |= bit
+		}
+	}
+	all := uint32(1)<<n - 1
+	e.free = e.free[:0]
+	for i, v := range puzzle {
+		row := e.m[i*n : i*n+n]
+		if v != 0 {
+			row[v-1] = 1
+			e.allowed[i] = 1 << (v - 1)
+			continue
+		}
+		e.free = append(e.free, int32(i))
+		allowed := all
+		if e.set.precompute {
+			allowed &^= masks[geo.Row[i]] | masks[n+geo.Col[i]] | masks[2*n+geo.Box[i]]
+			if allowed == 0 {
+				allowed = all
+			}
+		}
+		e.allowed[i] = allowed
+		q := 1 / float64(bits.OnesCount32(allowed))
+		for k := range n {
+			if allowed&(1<<k) != 0 {
+				row[k] = q
+			}
+		}
+	}
+	e.boxFree = e.boxFree[:0]
+	for b := range n {
+		e.boxStart[b] = int32(len(e.boxFree))
+		e.boxUsed[b] = masks[2*n+b]
+		for _, i := range geo.Units[2*n+b] {
+			if puzzle[i] == 0 {
+				e.boxFree = append(e.boxFree, int32(i))
+			}
+		}
+	}
+	e.boxStart[n] = int32(len(e.boxFree))
+	return e.convergence()
+}
+
+// sample draws one grid into dst: each box a permutation of its missing
+// symbols, each free cell drawing an unused symbol in proportion to its
+// model entries (or uniformly among the unused symbols if they all have 0),
+// the cells visited in the order of the order parameter.
+func (e *engine) sample(rng *rand.Rand, dst []uint8) {
+	n := e.n
+	copy(dst, e.fixed)
+	all := uint32(1)<<n - 1
+	for b := range n {
+		rem := append(e.rem[:0], e.boxFree[e.boxStart[b]:e.boxStart[b+1]]...)
+		if e.set.order == OrderRandom {
+			for j := len(rem) - 1; j > 0; j-- {
+				r := rng.IntN(j + 1)
+				rem[j], rem[r] = rem[r], rem[j]
+			}
+		}
+		unused := all &^ e.boxUsed[b]
+		for len(rem) > 0 {
+			if unused == 0 { // the givens repeat a symbol in the box
+				unused = all
+			}
+			j := 0
+			if e.set.order == OrderGreedy {
+				j = e.mostLikely(rem, unused)
+			}
+			i := int(rem[j])
+			rem = append(rem[:j], rem[j+1:]...)
+			row := e.m[i*n : i*n+n]
+			s := 0.0
+			for k, x := range row {
+				if unused&(1<<k) != 0 {
+					s += x
+				}
+			}
+			var k int
+			if s > 0 {
+				k = pick(rng, row, unused, s)
+			} else {
+				k = nthBit(unused, rng.IntN(bits.OnesCount32(unused)))
+			}
+			dst[i] = uint8(k + 1)
+			unused &^= 1 << k
+		}
+	}
+}
+
+// mostLikely returns the index in rem of the cell whose largest entry on
+// the unused symbols, renormalised over them, is highest (the first among
+// equals; a cell with no mass on them comes last).
+func (e *engine) mostLikely(rem []int32, unused uint32) int {
+	n := e.n
+	best, bs, bt := 0, 0.0, -1.0
+	for j, i := range rem {
+		s, t := 0.0, 0.0
+		for k, x := range e.m[int(i)*n : int(i)*n+n] {
+			if unused&(1<<k) != 0 {
+				s += x
+				t = max(t, x)
+			}
+		}
+		if s > 0 && (bt < 0 || t*bs > bt*s) {
+			best, bs, bt = j, s, t
+		}
+	}
+	return best
+}
+
+// pick draws an index k with unused's bit k set, with probability
+// proportional to row[k]; sum is the total of those weights, positive.
+func pick(rng *rand.Rand, row []float64, avail uint32, sum float64) int {
+	u := rng.Float64() * sum
+	last := -1
+	for k, x := range row {
+		if avail&(1<<k) == 0 || x <= 0 {
+			continue
+		}
+		last = k
+		if u -= x; u < 0 {
+			return k
+		}
+	}
+	return last // rounding left u just above 0
+}
+
+// nthBit returns the index of the j-th (0-based) set bit of x.
+func nthBit(x uint32, j int) int {
+	for ; j > 0; j-- {
+		x &= x - 1
+	}
+	return bits.TrailingZeros32(x)
+}
+
+// costOf returns the cost of a full grid: the symbols missing from its
+// rows, columns and boxes, which is 2N^2 minus Sato and Inoue's fitness
+// when the boxes are permutations.
+func (e *engine) costOf(g []uint8) int {
+	n, geo, m := e.n, e.geo, e.masks
+	clear(m)
+	for i, v := range g {
+		bit := uint32(1) << (v - 1)
+		m[geo.Row[i]] |= bit
+		m[n+geo.Col[i]] |= bit
+		m[2*n+geo.Box[i]] |= bit
+	}
+	missing := 3 * n * n
+	for _, x := range m {
+		missing -= bits.OnesCount32(x)
+	}
+	return missing
+}
+
+// rank fills order with the population sorted by cost, earlier grids first
+// among equals (a counting sort: costs are small).
+func (e *engine) rank() {
+	b := e.buckets
+	clear(b)
+	for _, c := range e.cost {
+		b[c+1]++
+	}
+	for c := 1; c < len(b); c++ {
+		b[c] += b[c-1]
+	}
+	for j, c := range e.cost {
+		e.order[b[c]] = j
+		b[c]++
+	}
+}
+
+// update rewards the best group and punishes the worst group of the ranked
+// population (eq. 4 and 5), then bounds each free cell's column as the
+// package doc says. It returns the convergence measure.
+func (e *engine) update() float64 {
+	n, size, set := e.n, e.size, e.set
+	g := set.group
+	kl := set.step / float64(n)
+	w := 1.0
+	if set.mean {
+		w = 1 / float64(g)
+	}
+	for _, j := range e.order[:g] {
+		s := e.pop[j*size : j*size+size]
+		for _, i := range e.free {
+			e.m[int(i)*n+int(s[i])-1] += kl * w
+		}
+	}
+	for _, j := range e.order[len(e.order)-g:] {
+		s := e.pop[j*size : j*size+size]
+		for _, i := range e.free {
+			e.m[int(i)*n+int(s[i])-1] -= kl * w
+		}
+	}
+	// The k/L^2 terms of eq. 4 and 5 add -k/L^2 * g*w (reward) and
+	// +k/L^2 * g*w (punishment) to every entry: they cancel, the groups
+	// having the same size.
+	for _, i := range e.free {
+		e.bound(int(i))
+	}
+	return e.convergence()
+}
+
+// bound clips cell i's entries to 0, rescales them to sum 1 and caps the
+// largest at the upper bound, sharing the rest among the others.
+func (e *engine) bound(i int) {
+	n := e.n
+	row := e.m[i*n : i*n+n]
+	sum, top := 0.0, 0
+	for k := range row {
+		x := max(row[k], 0)
+		row[k] = x
+		sum += x
+		if x > row[top] {
+			top = k
+		}
+	}
+	allowed := e.allowed[i]
+	if sum == 0 {
+		q := 1 / float64(bits.OnesCount32(allowed))
+		for k := range row {
+			row[k] = 0
+			if allowed&(1<<k) != 0 {
+				row[k] = q
+			}
+		}
+		return
+	}
+	for k := range row {
+		row[k] /= sum
+	}
+	ub := e.set.upper
+	if row[top] <= ub {
+		return
+	}
+	others := 1 - row[top]
+	if others > 0 {
+		f := (1 - ub) / others
+		for k := range row {
+			row[k] *= f
+		}
+		row[top] = ub
+		return
+	}
+	alt := allowed &^ (1 << top)
+	if alt == 0 {
+		return // a single candidate keeps probability 1
+	}
+	q := (1 - ub) / float64(bits.OnesCount32(alt))
+	row[top] = ub
+	for k := range row {
+		if alt&(1<<k) != 0 {
+			row[k] = q
+		}
+	}
+}
+
+// convergence returns the smallest, over free cells, of the largest model
+// entry.
+func (e *engine) convergence() float64 {
+	n := e.n
+	r := 1.0
+	for _, i := range e.free {
+		m := 0.0
+		for _, x := range e.m[int(i)*n : int(i)*n+n] {
+			m = max(m, x)
+		}
+		r = min(r, m)
+	}
+	return r
+}
+
+// Solve implements sudokulab.Solver: generations of sampling, ranking and
+// learning until a grid is solved, the budget is spent or ctx is done.
+func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudokulab.Budget, rng *rand.Rand, obs sudokulab.Observer) (sudokulab.Result, error) {
+	if err := puzzle.Shape.Validate(); err != nil {
+		return sudokulab.Result{}, sudokulab.WrapError(sudokulab.EINVALID, err, "nb-coin")
+	}
+	if len(puzzle.Cells) != puzzle.Shape.Cells() {
+		return sudokulab.Result{}, sudokulab.Errorf(sudokulab.EINVALID, "nb-coin: %d cells for a %s grid", len(puzzle.Cells), puzzle.Shape)
+	}
+	e := &s.e
+	e.prepare(puzzle.Shape, s.set)
+	conv := e.init(puzzle.Cells)
+	size := e.size
+	var gens, evals int64
+	bestCost := math.MaxInt
+	status := sudokulab.StatusUnsolved
+	for {
+		if gens > 0 {
+			if err := ctx.Err(); err != nil {
+				status = sudokulab.StatusOf(err)
+				break
+			}
+		}
+		gens++
+		sum, done, solved := 0, 0, false
+		for j := range e.cost {
+			if budget.MaxEvaluations > 0 && evals >= budget.MaxEvaluations {
+				break
+			}
+			g := e.pop[j*size : j*size+size]
+			e.sample(rng, g)
+			c := e.costOf(g)
+			e.cost[j] = c
+			evals++
+			sum += c
+			done++
+			if c < bestCost {
+				bestCost = c
+				copy(e.best, g)
+			}
+			if c == 0 {
+				solved = true
+				break
+			}
+		}
+		full := done == len(e.cost)
+		if full && !solved {
+			e.rank()
+			conv = e.update()
+		}
+		if obs != nil {
+			obs.Observe(sudokulab.Step{Generation: gens, Evaluations: evals, BestCost: bestCost,
+				CurrentCost: float64(sum) / float64(max(done, 1)), Convergence: conv})
+		}
+		if solved {
+			status = sudokulab.StatusSolved
+			break
+		}
+		if !full || budget.Spent(evals, gens) {
+			break
+		}
+	}
+	return sudokulab.Result{
+		Grid:        sudokulab.Grid{Shape: puzzle.Shape, Cells: append([]uint8(nil), e.best...)},
+		Cost:        bestCost,
+		Status:      status,
+		Evaluations: evals,
+		Generations: gens,
+	}, nil
+}
