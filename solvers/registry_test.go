@@ -1,0 +1,56 @@
+package solvers_test
+
+import (
+	"slices"
+	"testing"
+
+	"sudokulab"
+	"sudokulab/solvers"
+)
+
+func TestDefaultRegistry(t *testing.T) {
+	reg := solvers.Default()
+	names := reg.Names()
+	if !slices.IsSorted(names) || len(names) < 7 {
+		t.Errorf("names %v: want at least the seven solvers, sorted", names)
+	}
+	if _, err := reg.Lookup("no-such-solver"); sudokulab.ErrorCode(err) != sudokulab.EINVALID {
+		t.Errorf("unknown solver: %v", err)
+	}
+	// Presets are stored by name and identified by settings: two presets
+	// with one name, or with the same solver and settings, would collide
+	// in every database.
+	byName := map[string]string{}
+	bySettings := map[string]string{}
+	for _, info := range reg.All() {
+		for _, p := range info.Presets {
+			if other, dup := byName[p.Name]; dup {
+				t.Errorf("preset name %s used by %s and %s", p.Name, other, info.Name)
+			}
+			byName[p.Name] = info.Name
+			params, err := info.Resolve(p.Set)
+			if err != nil {
+				t.Errorf("preset %s: %v", p.Name, err)
+				continue
+			}
+			key := info.Name + " " + params.Canonical()
+			if other, dup := bySettings[key]; dup {
+				t.Errorf("presets %s and %s have the same settings", other, p.Name)
+			}
+			bySettings[key] = p.Name
+			if _, err := info.New(params); err != nil {
+				t.Errorf("preset %s: new: %v", p.Name, err)
+			}
+		}
+	}
+}
+
+func TestNewRegistryRejectsDuplicates(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("a duplicate name did not panic")
+		}
+	}()
+	info := solvers.Default().All()[0]
+	solvers.NewRegistry(info, info)
+}
