@@ -4,9 +4,12 @@
 --   sato-inoue-*) and Franco et al. Caso 1 (presets franco-table3/4). As in
 --   Sato and Inoue, a failed run counts as its whole generation budget
 --   (runs.max_generations, 100,000 in the paper) in mean_generations;
---   mean_generations_solved averages the solved runs only.
+--   mean_generations_solved averages the solved runs only; mean_best_cost
+--   averages the final best cost of all runs. The experiment ga-ac3 (ours,
+--   not in the papers, so without paper columns) compares the main
+--   settings without and with the AC3 prefilter (presets *-ac3).
 -- parameters: none; it reads the runs of the experiments ga-table1,
---   ga-table3-4 and ga-franco written by scripts/reproduce-ga.sh.
+--   ga-table3-4, ga-franco and ga-ac3 written by scripts/reproduce-ga.sh.
 WITH paper(experiment, config, puzzle, paper_runs, paper_solved, paper_mean) AS (
   VALUES
     ('ga-table1', 'sato-inoue-mut-cross-ls', 'sato-no1',   100, 100,    62),
@@ -47,6 +50,12 @@ WITH paper(experiment, config, puzzle, paper_runs, paper_solved, paper_mean) AS 
     -- Franco et al. report one run each (seed 13 and seed 1), solved.
     ('ga-franco', 'franco-table3', 'reseda-medium', 1, 1, 4457),
     ('ga-franco', 'franco-table4', 'reseda-medium', 1, 1, 1792)
+  UNION ALL
+  -- Ours: the AC3 prefilter on and off, every config on every puzzle.
+  SELECT 'ga-ac3', c.column1, pz.column1, NULL, NULL, NULL
+  FROM (VALUES ('sato-inoue-mut-cross-ls'), ('sato-inoue-mut-cross-ls-ac3'),
+               ('franco-table3'), ('franco-table3-ac3')) c
+  CROSS JOIN (VALUES ('sato-no27'), ('sato-no29'), ('sato-no77'), ('sato-no106'), ('ai-escargot')) pz
 ),
 ours AS (
   SELECT r.experiment, r.config, pc.label AS puzzle,
@@ -55,11 +64,12 @@ ours AS (
          MAX(r.max_generations) AS budget,
          ROUND(AVG(CASE WHEN r.solved = 1 THEN r.generations ELSE r.max_generations END)) AS mean_generations,
          ROUND(AVG(CASE WHEN r.solved = 1 THEN r.generations END)) AS mean_generations_solved,
-         ROUND(SUM(r.generations) / SUM(r.wall_seconds)) AS generations_per_second
+         ROUND(SUM(r.generations) / SUM(r.wall_seconds)) AS generations_per_second,
+         ROUND(AVG(r.best_cost), 2) AS mean_best_cost
   FROM run_results r
   JOIN puzzle_catalog pc
     ON pc.id = r.puzzle_id AND pc.collection IN ('sato-inoue-2010', 'franco-tabu-ga')
-  WHERE r.experiment IN ('ga-table1', 'ga-table3-4', 'ga-franco')
+  WHERE r.experiment IN ('ga-table1', 'ga-table3-4', 'ga-franco', 'ga-ac3')
   GROUP BY r.experiment, r.config, pc.label
 )
 SELECT p.experiment, p.config, p.puzzle,
@@ -67,7 +77,7 @@ SELECT p.experiment, p.config, p.puzzle,
        ROUND(100.0 * o.solved / o.runs, 1) AS solved_pct,
        ROUND(100.0 * p.paper_solved / p.paper_runs, 1) AS paper_pct,
        o.budget, o.mean_generations, o.mean_generations_solved, p.paper_mean,
-       o.generations_per_second
+       o.generations_per_second, o.mean_best_cost
 FROM paper p
 LEFT JOIN ours o USING (experiment, config, puzzle)
-ORDER BY p.experiment, p.config DESC, p.paper_mean;
+ORDER BY p.experiment, p.config DESC, p.paper_mean, p.puzzle;

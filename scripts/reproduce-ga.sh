@@ -5,7 +5,8 @@
 #   - Sato and Inoue 2010, Tables 3 and 4: AI Escargot (SD2) and SD3, with
 #     and without the disparity-hypothesis correction;
 #   - Franco, Gomez and Gallego, section 6.2: the GA on Caso 1
-#     (reseda-medium) with the parameters of Tablas 3 and 4.
+#     (reseda-medium) with the parameters of Tablas 3 and 4;
+#   - ours: the main settings of both without and with the AC3 prefilter.
 #
 # The paper's scale is the default (100 runs x 100,000 generations). Scale
 # down with the variables, for example:
@@ -19,6 +20,8 @@ RUNS_ELITE=${RUNS_ELITE:-$RUNS} # runs of our elitist variants of Table 1
 GENS=${GENS:-100000}           # generation budget of Sato and Inoue (paper: 100,000)
 FRANCO_RUNS=${FRANCO_RUNS:-$RUNS}   # the paper reports one run per setting
 FRANCO_GENS=${FRANCO_GENS:-100000}  # the paper gives no budget; ours
+AC3_RUNS=${AC3_RUNS:-20}       # runs of the AC3 prefilter comparison (ours)
+AC3_GENS=${AC3_GENS:-20000}    # its generation budget
 DB=${DB:-reproduce-ga.db}
 JOBS=${JOBS:-$(nproc)}
 
@@ -47,5 +50,10 @@ lab run --experiment ga-table3-4 --jobs "$JOBS" --runs "$RUNS_SD" --max-generati
 echo "== Franco et al., Caso 1: $FRANCO_RUNS runs x $FRANCO_GENS generations" >&2
 lab run --experiment ga-franco --jobs "$JOBS" --runs "$FRANCO_RUNS" --max-generations "$FRANCO_GENS" \
   --collection franco-tabu-ga --config franco-table3 --config franco-table4
+
+echo "== AC3 prefilter on and off (ours): $AC3_RUNS runs x $AC3_GENS generations" >&2
+lab run --experiment ga-ac3 --jobs "$JOBS" --runs "$AC3_RUNS" --max-generations "$AC3_GENS" \
+  --where "collection = 'sato-inoue-2010' AND label IN ('sato-no27', 'sato-no29', 'sato-no77', 'sato-no106', 'ai-escargot')" \
+  --config sato-inoue-mut-cross-ls --config sato-inoue-mut-cross-ls-ac3 --config franco-table3 --config franco-table3-ac3
 
 lab sql -- "$(cat queries/reproduce-ga.sql)"

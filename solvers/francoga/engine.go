@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"sudokulab"
+	"sudokulab/solvers/ac3"
 )
 
 // gen is one population, stored flat: individual k's cells are
@@ -25,11 +26,16 @@ func newGen(size int, shape sudokulab.Shape) *gen {
 
 // engine holds one run's state, all allocated before the first generation.
 type engine struct {
-	s      Settings
-	puzzle sudokulab.Grid
-	geo    *sudokulab.Geometry
-	n, nn  int
-	free   []int // the non-given cells
+	s Settings
+	// puzzle holds the givens and the cells the prefilter fixed; d the
+	// domains (every symbol in each empty cell with prefilter none), which
+	// bind the swaps when filtered.
+	puzzle   sudokulab.Grid
+	d        *ac3.Domains
+	filtered bool
+	geo      *sudokulab.Geometry
+	n, nn    int
+	free     []int // the non-given cells
 	// unitFree[u] lists the non-given cells of unit u (rows, columns,
 	// boxes as in Geometry.Units); swapUnits[kind] the units of that kind
 	// with at least two.
@@ -42,10 +48,14 @@ type engine struct {
 	bestCost  int
 }
 
-func newEngine(s Settings, puzzle sudokulab.Grid) *engine {
+// newEngine makes the engine for puzzle with the domains d, whose fixed
+// cells (the givens, and with a prefilter the cells it reduced to one
+// value) it treats as givens; filtered says d comes from a prefilter.
+func newEngine(s Settings, puzzle sudokulab.Grid, d *ac3.Domains, filtered bool) *engine {
 	geo := puzzle.Geometry()
 	n := geo.N
-	e := &engine{s: s, puzzle: puzzle, geo: geo, n: n, nn: n * n, unitFree: make([][]int, 3*n),
+	puzzle = d.Grid()
+	e := &engine{s: s, puzzle: puzzle, d: d, filtered: filtered, geo: geo, n: n, nn: n * n, unitFree: make([][]int, 3*n),
 		cum: make([]float64, s.Population), cur: newGen(s.Population, puzzle.Shape), next: newGen(s.Population, puzzle.Shape),
 		best: make([]uint8, n*n), bestTally: sudokulab.NewTally(puzzle.Shape)}
 	for i, v := range puzzle.Cells {
@@ -159,7 +169,10 @@ func (e *engine) mutate(k int, rng *rand.Rand) {
 	}
 	cells := e.ind(e.next, k)
 	if kind == MutateElement {
-		cells[e.free[rng.IntN(len(e.free))]] = uint8(rng.IntN(e.n) + 1)
+		// Draw on a full domain draws rng.IntN(N)+1, as the paper's
+		// mutation does.
+		i := e.free[rng.IntN(len(e.free))]
+		cells[i] = e.d.Draw(i, rng)
 		return
 	}
 	units := e.swapUnits[kind]
@@ -167,12 +180,47 @@ func (e *engine) mutate(k int, rng *rand.Rand) {
 		return
 	}
 	free := e.unitFree[units[rng.IntN(len(units))]]
+	if e.filtered {
+		e.domainSwap(cells, free, rng)
+		return
+	}
 	x := rng.IntN(len(free))
 	y := rng.IntN(len(free) - 1)
 	if y >= x {
 		y++
 	}
 	cells[free[x]], cells[free[y]] = cells[free[y]], cells[free[x]]
+}
+
+// domainSwap swaps two of the cells free, drawn uniformly among the pairs
+// whose swap keeps both within their domains; with no such pair it does
+// nothing. It is mutate's draw when a prefilter pruned the domains: with
+// prefilter none every pair qualifies and mutate's draw of one pair gives
+// the same distribution.
+func (e *engine) domainSwap(cells []uint8, free []int, rng *rand.Rand) {
+	count := 0
+	for x, i := range free {
+		for _, j := range free[x+1:] {
+			if e.d.SwapOK(cells, i, j) {
+				count++
+			}
+		}
+	}
+	if count == 0 {
+		return
+	}
+	r := rng.IntN(count)
+	for x, i := range free {
+		for _, j := range free[x+1:] {
+			if e.d.SwapOK(cells, i, j) {
+				if r == 0 {
+					cells[i], cells[j] = cells[j], cells[i]
+					return
+				}
+				r--
+			}
+		}
+	}
 }
 
 // generation replaces e.cur by the next generation and returns the number
@@ -242,15 +290,21 @@ func (e *engine) observe(gens, evals int64, obs sudokulab.Observer) {
 		CurrentCost: float64(sum) / float64(len(e.cur.cost))})
 }
 
-func (e *engine) run(ctx context.Context, budget sudokulab.Budget, rng *rand.Rand, obs sudokulab.Observer) sudokulab.Result {
+// run fills the first population and evolves it until it holds a
+// solution, the budget is spent or ctx ends. With infeasible (the
+// prefilter proved that the puzzle has no solution) it stops after the
+// first population, unsolved.
+func (e *engine) run(ctx context.Context, budget sudokulab.Budget, rng *rand.Rand, obs sudokulab.Observer, infeasible bool) sudokulab.Result {
 	p := e.s.Population
-	// Section 5.1.B: every empty cell gets a random symbol 1..N.
+	// Section 5.1.B: every empty cell gets a random symbol 1..N (with a
+	// prefilter, of its domain; Draw on a full domain draws
+	// rng.IntN(N)+1).
 	worst := 0
 	for k := 0; k < p; k++ {
 		cells := e.ind(e.cur, k)
 		copy(cells, e.puzzle.Cells)
 		for _, i := range e.free {
-			cells[i] = uint8(rng.IntN(e.n) + 1)
+			cells[i] = e.d.Draw(i, rng)
 		}
 		e.evaluate(e.cur, k)
 		if e.cur.cost[k] > e.cur.cost[worst] {
@@ -267,7 +321,7 @@ func (e *engine) run(ctx context.Context, budget sudokulab.Budget, rng *rand.Ran
 			status = sudokulab.StatusSolved
 			break
 		}
-		if budget.Spent(evals, gens) {
+		if infeasible || budget.Spent(evals, gens) {
 			break
 		}
 		if err := ctx.Err(); err != nil {

@@ -1,6 +1,9 @@
 package francoga
 
-import "sudokulab"
+import (
+	"sudokulab"
+	"sudokulab/solvers/ac3"
+)
 
 // Paper is the full citation of the source.
 const Paper = "J. F. Franco B., O. Gómez Carmona and R. A. Gallego R., \"Aplicación de técnicas de optimización " +
@@ -8,7 +11,8 @@ const Paper = "J. F. Franco B., O. Gómez Carmona and R. A. Gallego R., \"Aplica
 	"Scientia et Technica, Universidad Tecnológica de Pereira, 2008, section 5 (genetic algorithm)"
 
 // Info describes the GA for the solver registry: its parameters with the
-// values of the paper's Tabla 3, and presets for its Tablas 3 and 4.
+// values of the paper's Tabla 3, presets for its Tablas 3 and 4, and
+// Tabla 3's settings after the AC3 prefilter.
 func Info() sudokulab.SolverInfo {
 	return sudokulab.SolverInfo{
 		Name:    "franco-ga",
@@ -31,6 +35,7 @@ func Info() sudokulab.SolverInfo {
 				Doc: "probability of a random new symbol in one cell (Mutación de elementos)", Section: "Franco §5.1.F, Tabla 3"},
 			{Name: "k", Kind: sudokulab.ParamFloat, Default: 2.0, Min: 1, Max: 100,
 				Doc: "adaptation rate of Fa = k*max(Fo) - Fo (k > 1; the paper gives no value; 2 is ours, from a 10-run sweep on Caso 1)", Section: "Franco §5.1.D, Eq. 4"},
+			ac3.Param(ac3.None, "Franco §5.1.B initialization and §5.1.F mutation (extension: Soto et al. 2014 §5)"),
 		},
 		Presets: []sudokulab.Preset{
 			{Name: "franco-table3",
@@ -39,6 +44,9 @@ func Info() sudokulab.SolverInfo {
 			{Name: "franco-table4",
 				Description: "Tabla 4 (tuned for Caso 1): population 10, crossover 90%, 15 mutations, row/column/box/element 0/33/33/34%",
 				Set:         map[string]string{"population": "10", "mutation-col": "0.33", "mutation-box": "0.33", "mutation-element": "0.34"}},
+			{Name: "franco-table3-ac3",
+				Description: "franco-table3 after the AC3 prefilter of Soto et al. 2014 (not in the paper; see docs/reproduction-ga.md)",
+				Set:         map[string]string{ac3.ParamName: ac3.AC3}},
 		},
 		New: func(p sudokulab.Params) (sudokulab.Solver, error) {
 			s := Settings{
@@ -47,6 +55,7 @@ func Info() sudokulab.SolverInfo {
 				Mutations:  int(p.Int("mutations")),
 				Weights:    [4]float64{p.Float("mutation-row"), p.Float("mutation-col"), p.Float("mutation-box"), p.Float("mutation-element")},
 				K:          p.Float("k"),
+				Prefilter:  p.String(ac3.ParamName),
 			}
 			if s.Weights == [4]float64{} {
 				return nil, sudokulab.Errorf(sudokulab.EINVALID, "franco-ga: the four mutation probabilities are all 0")

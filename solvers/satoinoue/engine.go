@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 
 	"sudokulab"
+	"sudokulab/solvers/ac3"
 )
 
 // pop is a population stored flat: the cells of individual k are
@@ -71,9 +72,11 @@ type engine struct {
 	// lowThr and highThr are the mutation and disparity mutation rates as
 	// 16-bit thresholds.
 	lowThr, highThr uint32
-	// missingOf lists, per box, the symbols its givens leave out, in the
-	// same layout as free.
-	missingOf []uint8
+	// d holds the cells' domains (see package ac3): the givens and every
+	// symbol elsewhere with prefilter none. filtered says the prefilter
+	// pruned them, so that mutation swaps only within them.
+	d        *ac3.Domains
+	filtered bool
 
 	cur, mid, kids *pop
 	elite          *pop    // the best individuals of the previous generation
@@ -86,12 +89,17 @@ type engine struct {
 	lowKids        int
 }
 
-func newEngine(s Settings, puzzle sudokulab.Grid) (*engine, error) {
+// newEngine makes the engine for puzzle with the domains d. The cells d
+// fixes (the givens, and with a prefilter the cells it reduced to one
+// value) are the engine's givens: filtered is true when d comes from a
+// prefilter, and mutation then keeps every cell within its domain.
+func newEngine(s Settings, puzzle sudokulab.Grid, d *ac3.Domains, filtered bool) (*engine, error) {
 	geo := puzzle.Geometry()
 	n, nn := geo.N, geo.N*geo.N
+	puzzle = d.Grid() // the givens, and the cells the prefilter fixed
 	e := &engine{s: s, puzzle: puzzle, n: n, nn: nn, row: geo.Row, col: geo.Col,
 		bandRows: puzzle.Shape.BoxRows, stackCol: puzzle.Shape.BoxCols,
-		freeAt: make([]int32, n+1)}
+		freeAt: make([]int32, n+1), d: d, filtered: filtered}
 	for b := 0; b < n; b++ {
 		var seen uint64
 		for _, i := range geo.Units[2*n+b] {
@@ -102,11 +110,6 @@ func newEngine(s Settings, puzzle sudokulab.Grid) (*engine, error) {
 				seen |= 1 << v
 			} else {
 				e.free = append(e.free, int32(i))
-			}
-		}
-		for v := 1; v <= n; v++ {
-			if seen&(1<<v) == 0 {
-				e.missingOf = append(e.missingOf, uint8(v))
 			}
 		}
 		e.freeAt[b+1] = int32(len(e.free))
@@ -175,19 +178,15 @@ func (e *engine) recount(p *pop, k int) {
 }
 
 // randomFill sets individual k to the puzzle with every box's missing
-// symbols placed in its free cells in random order (section III.A.1).
+// symbols placed in its free cells in random order (section III.A.1), by
+// ac3.Domains.FillUnit: a uniformly random permutation with prefilter
+// none (the paper's initialization, drawn exactly as a Fisher-Yates
+// shuffle of the missing symbols in increasing order), a random one within
+// the domains otherwise.
 func (e *engine) randomFill(p *pop, k int, rng *rand.Rand) {
 	cells, _, _ := p.ind(k)
-	copy(cells, e.puzzle.Cells)
 	for b := 0; b < e.n; b++ {
-		free, sym := e.free[e.freeAt[b]:e.freeAt[b+1]], e.missingOf[e.freeAt[b]:e.freeAt[b+1]]
-		for j, i := range free {
-			cells[i] = sym[j]
-		}
-		for j := len(free) - 1; j > 0; j-- { // Fisher-Yates
-			r := rng.IntN(j + 1)
-			cells[free[j]], cells[free[r]] = cells[free[r]], cells[free[j]]
-		}
+		e.d.FillUnit(cells, 2*e.n+b, rng)
 	}
 	e.recount(p, k)
 }
@@ -259,6 +258,10 @@ func (e *engine) mutate(p *pop, k int, thr uint32, rng *rand.Rand) {
 	for mask != 0 {
 		b := e.mboxes[bits.TrailingZeros64(mask)]
 		mask &= mask - 1
+		if e.filtered {
+			e.domainSwap(p, k, b, rng)
+			continue
+		}
 		lo := uint64(e.freeAt[b])
 		nf := uint64(e.freeAt[b+1]) - lo
 		for try := 0; try < e.tries; try++ {
@@ -277,6 +280,44 @@ func (e *engine) mutate(p *pop, k int, thr uint32, rng *rand.Rand) {
 			}
 			e.swap(p, k, i, j)
 			break
+		}
+	}
+}
+
+// domainSwap swaps two free cells of box b of individual k, drawn
+// uniformly among the pairs whose swap keeps both cells within their
+// domains (and, with Settings.AvoidGivens, repeats no given); a box with no
+// such pair is left alone. It is mutate's draw when a prefilter pruned the
+// domains: with prefilter none every pair qualifies, and mutate's draw
+// gives the same distribution.
+func (e *engine) domainSwap(p *pop, k, b int, rng *rand.Rand) {
+	cells, _, _ := p.ind(k)
+	free := e.free[e.freeAt[b]:e.freeAt[b+1]]
+	ok := func(i, j int) bool {
+		return e.d.SwapOK(cells, i, j) &&
+			(e.forbid == nil || e.forbid[i]&(1<<cells[j]) == 0 && e.forbid[j]&(1<<cells[i]) == 0)
+	}
+	count := 0
+	for x, i := range free {
+		for _, j := range free[x+1:] {
+			if ok(int(i), int(j)) {
+				count++
+			}
+		}
+	}
+	if count == 0 {
+		return
+	}
+	r := rng.IntN(count)
+	for x, i := range free {
+		for _, j := range free[x+1:] {
+			if ok(int(i), int(j)) {
+				if r == 0 {
+					e.swap(p, k, int(i), int(j))
+					return
+				}
+				r--
+			}
 		}
 	}
 }
@@ -554,7 +595,11 @@ func (e *engine) observe(gens, evals int64, obs sudokulab.Observer) {
 	}
 }
 
-func (e *engine) run(ctx context.Context, budget sudokulab.Budget, rng *rand.Rand, obs sudokulab.Observer) sudokulab.Result {
+// run fills the first population and evolves it until it holds a
+// solution, the budget is spent or ctx ends. With infeasible (the
+// prefilter proved that the puzzle has no solution) it stops after the
+// first population, unsolved.
+func (e *engine) run(ctx context.Context, budget sudokulab.Budget, rng *rand.Rand, obs sudokulab.Observer, infeasible bool) sudokulab.Result {
 	p := e.cur.size()
 	for k := 0; k < p; k++ {
 		e.randomFill(e.cur, k, rng)
@@ -568,7 +613,7 @@ func (e *engine) run(ctx context.Context, budget sudokulab.Budget, rng *rand.Ran
 			status = sudokulab.StatusSolved
 			break
 		}
-		if budget.Spent(evals, gens) {
+		if infeasible || budget.Spent(evals, gens) {
 			break
 		}
 		if err := ctx.Err(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"sudokulab"
+	"sudokulab/solvers/ac3"
 )
 
 // Individual is a handle on one individual of a test engine.
@@ -26,7 +27,7 @@ func (x Individual) RowMissing(r int) int { _, _, m := x.p.ind(x.k); return int(
 // the given grids as individuals 0, 1, ... of its current population; a
 // grid with empty cells is filled at random.
 func NewTestEngine(puzzle sudokulab.Grid, grids ...sudokulab.Grid) []Individual {
-	e, err := newEngine(Settings{}.withDefaults(), puzzle)
+	e, err := newEngine(Settings{}.withDefaults(), puzzle, ac3.Unfiltered(puzzle), false)
 	if err != nil {
 		panic(err)
 	}
@@ -59,3 +60,39 @@ func Mutate(x Individual, rate float64, rng *rand.Rand) { x.e.mutate(x.p, x.k, t
 
 // RandomFill fills x from the puzzle at random.
 func RandomFill(x Individual, rng *rand.Rand) { x.e.randomFill(x.p, x.k, rng) }
+
+// NewFilteredEngine builds an engine with settings s for puzzle after the
+// named prefilter (which must not prove the puzzle unsolvable) and fills
+// its first population.
+func NewFilteredEngine(s Settings, puzzle sudokulab.Grid, prefilter string, rng *rand.Rand) (*Engine, *ac3.Domains) {
+	d, _, err := ac3.Apply(prefilter, puzzle)
+	if err != nil {
+		panic(err)
+	}
+	e, err := newEngine(s.withDefaults(), puzzle, d, prefilter != ac3.None)
+	if err != nil {
+		panic(err)
+	}
+	for k := 0; k < e.cur.size(); k++ {
+		e.randomFill(e.cur, k, rng)
+	}
+	return &Engine{e}, d
+}
+
+// Engine is a test handle on an engine.
+type Engine struct{ e *engine }
+
+// Generation runs one generation.
+func (x *Engine) Generation(rng *rand.Rand) { x.e.generation(rng) }
+
+// Individuals returns the current population's individuals and the
+// last generation's children.
+func (x *Engine) Individuals() (cur, kids []Individual) {
+	for k := 0; k < x.e.cur.size(); k++ {
+		cur = append(cur, Individual{x.e, x.e.cur, k})
+	}
+	for k := 0; k < x.e.kids.size(); k++ {
+		kids = append(kids, Individual{x.e, x.e.kids, k})
+	}
+	return cur, kids
+}

@@ -1,14 +1,18 @@
 package satoinoue
 
-import "sudokulab"
+import (
+	"sudokulab"
+	"sudokulab/solvers/ac3"
+)
 
 // Paper is the full citation of the source.
 const Paper = "Y. Sato and H. Inoue, \"Solving Sudoku with Genetic Operations that Preserve Building Blocks\", " +
 	"Proc. IEEE Information Theory Workshop (ITW 2010), Dublin, 2010, doi:10.1109/ITW.2010.5593375"
 
 // Info describes the GA for the solver registry: its parameters with the
-// paper's values (section IV.A) and one preset per variant the paper
-// compares (Tables 1, 3 and 4).
+// paper's values (section IV.A), one preset per variant the paper
+// compares (Tables 1, 3 and 4), and the main settings after the AC3
+// prefilter.
 func Info() sudokulab.SolverInfo {
 	return sudokulab.SolverInfo{
 		Name:    "sato-inoue-ga",
@@ -44,6 +48,7 @@ func Info() sudokulab.SolverInfo {
 				Doc: "the high mutation rate of the disparity children (our choice: the paper gives no value)", Section: "Sato-Inoue §V"},
 			{Name: "disparity-children", Kind: sudokulab.ParamInt, Default: int64(1), Min: 1, Max: 100,
 				Doc: "high-rate children per parent with the disparity correction (our choice)", Section: "Sato-Inoue §V"},
+			ac3.Param(ac3.None, "Sato-Inoue §III.A initialization and mutation (extension: Soto et al. 2014 §5)"),
 		},
 		Presets: []sudokulab.Preset{
 			{Name: "sato-inoue-mut-cross-ls",
@@ -64,6 +69,12 @@ func Info() sudokulab.SolverInfo {
 			{Name: "sato-inoue-disparity",
 				Description: "Table 4 (added disparity hypothesis): mut+cross+LS plus one child per parent mutated at rate 1.0",
 				Set:         map[string]string{"disparity": "true"}},
+			{Name: "sato-inoue-mut-cross-ls-ac3",
+				Description: "sato-inoue-mut-cross-ls after the AC3 prefilter of Soto et al. 2014 (not in the paper; see docs/reproduction-ga.md)",
+				Set:         map[string]string{ac3.ParamName: ac3.AC3}},
+			{Name: "sato-inoue-disparity-ac3",
+				Description: "sato-inoue-disparity after the AC3 prefilter of Soto et al. 2014 (not in the paper; see docs/reproduction-ga.md)",
+				Set:         map[string]string{"disparity": "true", ac3.ParamName: ac3.AC3}},
 		},
 		New: func(p sudokulab.Params) (sudokulab.Solver, error) {
 			return New(Settings{
@@ -80,6 +91,7 @@ func Info() sudokulab.SolverInfo {
 				Disparity:         p.Bool("disparity"),
 				DisparityMutation: p.Float("disparity-mutation"),
 				DisparityChildren: int(p.Int("disparity-children")),
+				Prefilter:         p.String(ac3.ParamName),
 			})
 		},
 	}

@@ -20,6 +20,21 @@
 // row of boxes), a stack is BoxCols columns (a column of boxes), and the
 // crossover still copies whole boxes, so children stay box permutations.
 //
+// The AC3 prefilter (not in the paper; Soto et al. 2014, section 5, and
+// package ac3) is the parameter prefilter: none (the default, the paper's
+// algorithm, drawing exactly the same random numbers as before the
+// parameter existed), ac3 or gac. With a prefilter, the cells it reduces to
+// one value are treated as givens, each box of the first population is a
+// random permutation within the pruned domains (ac3.Domains.FillUnit), and
+// a mutation swaps two cells of a box drawn uniformly among the pairs whose
+// swap keeps both within their domains (a box with no such pair is left
+// alone). The crossover needs no change: every cell of a child comes from
+// the same cell of a parent (each box whole from one parent), so children
+// of parents within the domains are within them. The local search is the
+// mutation of several children, so it too stays within them. A puzzle the
+// prefilter proves unsolvable ends unsolved after the first population,
+// filled without the prefilter.
+//
 // Choices the paper leaves open, each documented where it is made:
 //   - A generation selects P parents by tournament, pairs them in order and
 //     crosses each pair with the crossover rate (section III.A.2); each of
@@ -61,10 +76,13 @@ package satoinoue
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"sudokulab"
+	"sudokulab/solvers/ac3"
 )
 
 // The variants of Table 1.
@@ -113,7 +131,8 @@ type Settings struct {
 	MutationScope string
 	// AvoidGivens makes a mutation redraw (up to 10 times) a swap that
 	// would put a symbol in the row or column of an equal given (not in
-	// this paper).
+	// this paper). With a prefilter the mutation draws exactly among the
+	// swaps that repeat no given (and, with AC3 or GAC, none does).
 	AvoidGivens bool
 	// Tournament is the tournament size (3).
 	Tournament int
@@ -124,6 +143,9 @@ type Settings struct {
 	DisparityMutation float64
 	// DisparityChildren is how many high-rate children each parent gets (1).
 	DisparityChildren int
+	// Prefilter is the domain filtering before the search: ac3.None (the
+	// default; the paper's algorithm), ac3.AC3 or ac3.GAC.
+	Prefilter string
 }
 
 func (s Settings) withDefaults() Settings {
@@ -157,6 +179,9 @@ func (s Settings) withDefaults() Settings {
 	if s.DisparityChildren == 0 {
 		s.DisparityChildren = 1
 	}
+	if s.Prefilter == "" {
+		s.Prefilter = ac3.None
+	}
 	return s
 }
 
@@ -174,6 +199,8 @@ func New(s Settings) (sudokulab.Solver, error) {
 		return nil, fmt.Errorf("satoinoue: population %d, want at least 2", s.Population)
 	case s.Children < 1 || s.DisparityChildren < 1 || s.Tournament < 1:
 		return nil, fmt.Errorf("satoinoue: children, disparity children and tournament size must be at least 1")
+	case !slices.Contains(ac3.Choices, s.Prefilter):
+		return nil, fmt.Errorf("satoinoue: unknown prefilter %q", s.Prefilter)
 	}
 	return &solver{s: s}, nil
 }
@@ -188,10 +215,20 @@ var _ sudokulab.Solver = (*solver)(nil)
 
 // Solve implements sudokulab.Solver. It returns an error if the givens
 // repeat a symbol in a box, since the boxes could then not be permutations.
+// When the prefilter proves that the puzzle has no solution it returns,
+// unsolved, the best of a first population filled without the prefilter.
 func (sv *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudokulab.Budget, rng *rand.Rand, obs sudokulab.Observer) (sudokulab.Result, error) {
-	e, err := newEngine(sv.s, puzzle)
+	d, _, err := ac3.Apply(sv.s.Prefilter, puzzle)
+	infeasible := errors.Is(err, ac3.ErrNoSolution)
+	switch {
+	case infeasible:
+		d = ac3.Unfiltered(puzzle)
+	case err != nil:
+		return sudokulab.Result{}, err
+	}
+	e, err := newEngine(sv.s, puzzle, d, !infeasible && sv.s.Prefilter != ac3.None)
 	if err != nil {
 		return sudokulab.Result{}, err
 	}
-	return e.run(ctx, budget, rng, obs), nil
+	return e.run(ctx, budget, rng, obs, infeasible), nil
 }

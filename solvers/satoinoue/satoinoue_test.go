@@ -7,6 +7,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/internal/paperdata"
+	"sudokulab/solvers/ac3"
 	"sudokulab/solvers/satoinoue"
 	"sudokulab/solvers/solvertest"
 )
@@ -150,7 +151,8 @@ func TestOperatorsKeepInvariants(t *testing.T) {
 // than a short one: all state is made before the first generation.
 func TestNoAllocationPerGeneration(t *testing.T) {
 	info := satoinoue.Info()
-	for _, set := range []map[string]string{nil, {"disparity": "true"}, {"variant": "mut-cross", "elitism": "3"}, {"selection": "plus"}, {"avoid-givens": "true"}} {
+	for _, set := range []map[string]string{nil, {"disparity": "true"}, {"variant": "mut-cross", "elitism": "3"}, {"selection": "plus"}, {"avoid-givens": "true"},
+		{ac3.ParamName: ac3.AC3}, {ac3.ParamName: ac3.GAC, "disparity": "true", "avoid-givens": "true"}} {
 		params, err := info.Resolve(set)
 		if err != nil {
 			t.Fatal(err)
@@ -193,6 +195,7 @@ func BenchmarkEscargot(b *testing.B) {
 		{"mut-cross-ls", nil},
 		{"disparity", map[string]string{"disparity": "true"}},
 		{"mut-cross", map[string]string{"variant": "mut-cross"}},
+		{"mut-cross-ls-ac3", map[string]string{ac3.ParamName: ac3.AC3}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			info := satoinoue.Info()
@@ -210,5 +213,136 @@ func BenchmarkEscargot(b *testing.B) {
 			}
 			b.ReportMetric(float64(done)/b.Elapsed().Seconds(), "gens/s")
 		})
+	}
+}
+
+func TestConformancePrefilter(t *testing.T) {
+	for _, pf := range []string{ac3.AC3, ac3.GAC} {
+		t.Run(pf, func(t *testing.T) {
+			// AC3 alone solves reseda-easy and sato-no1; sato-no27 first
+			// keeps the GA busy for a few generations, deterministically.
+			solvertest.Run(t, satoinoue.Info(), solvertest.Options{Params: map[string]string{ac3.ParamName: pf}, Easy: []string{"sato-no27", "reseda-easy", "sato-no1"}})
+		})
+	}
+}
+
+// TestPrefilterKeepsDomains runs generations of several settings after
+// AC3 and GAC and checks that every individual of every population, and
+// every child, stays within the pruned domains, keeps its boxes
+// permutations and its cost equal to a recount.
+func TestPrefilterKeepsDomains(t *testing.T) {
+	sixBySix, err := sudokulab.ParseShape("1....2"+"......"+"..3..."+"...4.."+"......"+"5....6", sudokulab.Shape{BoxRows: 2, BoxCols: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	puzzles := []struct {
+		name   string
+		puzzle sudokulab.Grid
+	}{
+		{"ai-escargot", paperdata.MustGet("ai-escargot").Puzzle},
+		{"sato-no106", paperdata.MustGet("sato-no106").Puzzle},
+		{"6x6", sixBySix},
+	}
+	settings := []satoinoue.Settings{
+		{Population: 30},
+		{Population: 30, Disparity: true},
+		{Population: 30, Variant: satoinoue.VariantMutCross, Elitism: 2, AvoidGivens: true},
+		{Population: 30, Variant: satoinoue.VariantMutation, MutationScope: satoinoue.ScopeIndividual},
+		{Population: 30, Selection: satoinoue.SelectionPlus, Crossover: 1},
+	}
+	for _, pf := range []string{ac3.AC3, ac3.GAC} {
+		for _, p := range puzzles {
+			for si, s := range settings {
+				t.Run(fmt.Sprintf("%s/%s/%d", pf, p.name, si), func(t *testing.T) {
+					rng := sudokulab.NewRand(int64(si + 1))
+					e, d := satoinoue.NewFilteredEngine(s, p.puzzle, pf, rng)
+					check := func(gen int, what string, x satoinoue.Individual) {
+						t.Helper()
+						g := sudokulab.Grid{Shape: p.puzzle.Shape, Cells: x.Cells()}
+						if !d.Within(g.Cells) {
+							t.Fatalf("generation %d: %s %v leaves the domains", gen, what, g)
+						}
+						m := g.Missing()
+						if m.Boxes != 0 || x.Cost() != m.Total() {
+							t.Fatalf("generation %d: %s: boxes miss %d, kept cost %d, recount %d", gen, what, m.Boxes, x.Cost(), m.Total())
+						}
+					}
+					for gen := 0; gen <= 40; gen++ {
+						if gen > 0 {
+							e.Generation(rng)
+						}
+						cur, kids := e.Individuals()
+						for _, x := range cur {
+							check(gen, "individual", x)
+						}
+						for _, x := range kids[:min(len(kids), 2*len(cur))] {
+							if gen > 0 {
+								check(gen, "child", x)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestPrefilterMutation: in the 4x4 puzzle below, AC3 leaves box 1's free
+// cells r1c1 and r1c2 with {2,3} (row 1 holds 4, the box 1) and r2c1 with
+// {2,3,4}, so every filling puts 4 in r2c1 and the only swap within the
+// domains is r1c1 with r1c2: a mutation at rate 1 must make exactly it.
+// GAC fixes r2c1 to 4 (a hidden single), which then never moves either.
+func TestPrefilterMutation(t *testing.T) {
+	puzzle := mustGrid(t, "...4"+".1.."+"...."+"....")
+	for _, pf := range []string{ac3.AC3, ac3.GAC} {
+		t.Run(pf, func(t *testing.T) {
+			rng := sudokulab.NewRand(1)
+			e, _ := satoinoue.NewFilteredEngine(satoinoue.Settings{Population: 4}, puzzle, pf, rng)
+			cur, _ := e.Individuals()
+			for _, x := range cur {
+				c := x.Cells()
+				if c[4] != 4 || c[0]+c[1] != 5 {
+					t.Fatalf("filling %v: want r2c1 = 4 and {r1c1, r1c2} = {2, 3}", c)
+				}
+			}
+			x := cur[0]
+			for round := range 50 {
+				before := append([]uint8(nil), x.Cells()...)
+				satoinoue.Mutate(x, 1, rng)
+				after := x.Cells()
+				if after[0] != before[1] || after[1] != before[0] || after[4] != 4 {
+					t.Fatalf("round %d: box 1 went from %v to %v, want r1c1 and r1c2 swapped", round, before[:6], after[:6])
+				}
+			}
+		})
+	}
+}
+
+// TestPrefilterNoSolution: a puzzle AC3 proves unsolvable ends unsolved at
+// once, with a filled grid that keeps the givens.
+func TestPrefilterNoSolution(t *testing.T) {
+	// r1c1 sees 1-4 in its row, 5-8 in its column and 9 in its box.
+	g := sudokulab.MustParse("...1234.." + ".9......." + "........." + "5........" + "6........" + "7........" + "8........" + "........." + ".........")
+	info := satoinoue.Info()
+	params, err := info.Resolve(map[string]string{ac3.ParamName: ac3.AC3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := info.New(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps int
+	res, err := s.Solve(context.Background(), g, sudokulab.Budget{MaxGenerations: 1000}, sudokulab.NewRand(1), sudokulab.ObserverFunc(func(sudokulab.Step) { steps++ }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != sudokulab.StatusUnsolved || res.Generations != 0 || steps != 1 || !res.Grid.Full() || res.Cost != res.Grid.Cost() {
+		t.Errorf("status %s after %d generations and %d steps, grid %s cost %d; want unsolved at once with a full grid", res.Status, res.Generations, steps, res.Grid, res.Cost)
+	}
+	for i, v := range g.Cells {
+		if v != 0 && res.Grid.Cells[i] != v {
+			t.Fatalf("given at %d changed", i)
+		}
 	}
 }
