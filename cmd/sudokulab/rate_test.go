@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"sudokulab"
+	"sudokulab/raters"
+)
+
+func TestRateAll(t *testing.T) {
+	dbPath := exampleDB(t)
+	out, errOut, code := run(t, "--db", dbPath, "--format", "csv", "rate", "--rater", "all", "--collection", "reseda-2012", "--jobs", "2")
+	if code != 0 {
+		t.Fatalf("rate: exit %d: %s", code, errOut)
+	}
+	if !strings.HasPrefix(out, "rater,version,options,puzzles,mean_value,labels\nbacktrack,1,") ||
+		!strings.Contains(out, "\ngivens,1,{},4,") || !strings.Contains(out, "\nhuman,1,{},4,") {
+		t.Errorf("summary %q", out)
+	}
+	if !strings.Contains(errOut, "rated 4 puzzles by 3 raters") {
+		t.Errorf("stderr %q", errOut)
+	}
+	// Rating again with other options replaces the rows.
+	if _, errOut, code := run(t, "--db", dbPath, "rate", "--rater", "backtrack", "--collection", "reseda-2012", "--option", "samples=3"); code != 0 {
+		t.Fatalf("rate again: exit %d: %s", code, errOut)
+	}
+	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "sql", `
+		SELECT r.rater, count(*) AS n, min(r.options) AS options
+		FROM ratings r JOIN puzzle_catalog c ON c.id = r.puzzle_id AND c.collection = 'reseda-2012'
+		WHERE r.rater IN ('backtrack', 'givens', 'human') GROUP BY r.rater ORDER BY r.rater`)
+	want := "rater,n,options\n" +
+		`backtrack,4,"{""limit"":2,""samples"":3,""seed"":1}"` + "\n" +
+		"givens,4,{}\nhuman,4,{}\n"
+	if out != want {
+		t.Errorf("ratings:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+func TestRateEmpirical(t *testing.T) {
+	dbPath := exampleDB(t)
+	if _, errOut, code := run(t, "--db", dbPath, "run", "--collection", "reseda-2012", "--solver", "exact", "--runs", "3"); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errOut)
+	}
+	if _, errOut, code := run(t, "--db", dbPath, "rate", "--rater", "empirical", "--option", "config=exact", "--collection", "reseda-2012"); code != 0 {
+		t.Fatalf("rate: exit %d: %s", code, errOut)
+	}
+	// The exact solver solves every run: ERT is the mean evaluations.
+	out, _, _ := run(t, "--db", dbPath, "--format", "csv", "sql", `
+		SELECT count(*) AS n, sum(CASE WHEN abs(g.value - x.ert) < 1e-9 AND g.label = 'exact' THEN 1 ELSE 0 END) AS ok
+		FROM ratings g JOIN (SELECT puzzle_id, 1.0 * sum(evaluations) / count(*) AS ert FROM runs GROUP BY puzzle_id) x
+			ON x.puzzle_id = g.puzzle_id
+		WHERE g.rater = 'empirical' AND json_extract(g.details, '$.success_rate') = 1 AND json_extract(g.details, '$.runs') = 3`)
+	if out != "n,ok\n4,4\n" {
+		t.Errorf("empirical ratings: %q", out)
+	}
+}
+
+func TestRateErrors(t *testing.T) {
+	dbPath := exampleDB(t)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no rater", []string{"rate"}, exitInvalid, "--rater is required"},
+		{"unknown rater", []string{"rate", "--rater", "se"}, exitNotFound, `unknown rater "se"`},
+		{"bad option", []string{"rate", "--rater", "backtrack", "--option", "samples"}, exitInvalid, "want KEY=VALUE"},
+		{"unknown option", []string{"rate", "--rater", "human", "--option", "depth=2"}, exitInvalid, `unknown option "depth"`},
+		{"unprefixed with all", []string{"rate", "--rater", "all", "--option", "samples=2"}, exitInvalid, "RATER.samples=2"},
+		{"option of another rater", []string{"rate", "--rater", "human", "--option", "backtrack.samples=2"}, exitInvalid, "not human"},
+		{"unknown configuration", []string{"rate", "--rater", "empirical", "--option", "config=nope"}, exitNotFound, `"nope" not found`},
+		{"bad predicate", []string{"rate", "--rater", "givens", "--where", "givens <"}, exitInvalid, "syntax error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := run(t, append([]string{"--db", dbPath}, tt.args...)...)
+			if code != tt.code || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errOut, tt.code, tt.want)
+			}
+		})
+	}
+}
+
+// BenchmarkRateAll rates 1,000 tdoku puzzles (the magictour top 1465, hard
+// for backtracking) by every rater but empirical on all CPUs, as rate does.
+func BenchmarkRateAll(b *testing.B) {
+	f, err := os.Open("/work/shared/data/tdoku/puzzles3_magictour_top1465.txt")
+	if err != nil {
+		b.Skipf("tdoku data: %v", err)
+	}
+	var puzzles []sudokulab.Puzzle
+	sc := bufio.NewScanner(f)
+	for sc.Scan() && len(puzzles) < 1000 {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		g, err := sudokulab.Parse(line)
+		if err != nil {
+			b.Fatal(err)
+		}
+		puzzles = append(puzzles, sudokulab.Puzzle{ID: int64(len(puzzles) + 1), Givens: g})
+	}
+	f.Close()
+	ctx := context.Background()
+	rs, err := makeRaters(ctx, nil, raters.Default(), "all", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		n := 0
+		if err := rateAll(ctx, puzzles, rs, 0, func(sudokulab.Rating) error { n++; return nil }); err != nil {
+			b.Fatal(err)
+		}
+		if n != len(puzzles)*len(rs) {
+			b.Fatalf("%d ratings, want %d", n, len(puzzles)*len(rs))
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N), "s/1000puzzles")
+}
