@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"sudokulab"
+	"sudokulab/db"
+	"sudokulab/queries"
+)
+
+type queryOptions struct {
+	*options
+	params []string
+}
+
+func newQueryCmd(opts *options) *cobra.Command {
+	o := &queryOptions{options: opts}
+	cmd := &cobra.Command{
+		Use:   "query NAME [--param k=v]... | query list | query show NAME",
+		Short: "Run one of the canned SQL queries of queries/",
+		Long: `query runs a canned query shipped in the binary (the files of queries/) and
+prints its rows in the --format chosen: success rates and expected running
+times per configuration and collection or rating label, convergence and ECDF
+tables, the hardest puzzles, rater agreement, collection summaries and the
+history of each configuration across code versions. --param sets one of the
+query's parameters (see query list or query show NAME); the others keep
+their defaults, and NULL stands for SQL NULL (usually "no filter"). Values
+are bound, never pasted into the SQL, and the database is opened read-only.`,
+		Example: `  sudokulab query list
+  sudokulab query success-by-collection --param experiment=e1
+  sudokulab --format csv query convergence --param config=soto-cuckoo --param axis=evaluations
+  sudokulab query show hardest-puzzles`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return sudokulab.Errorf(sudokulab.EINVALID, "query takes one NAME (got %d arguments); give parameters with --param k=v", len(args))
+			}
+			return runQuery(cmd.Context(), cmd, o, args[0])
+		},
+	}
+	cmd.Flags().StringArrayVarP(&o.params, "param", "p", nil, "set a parameter of the query: `NAME=VALUE` (repeatable)")
+	cmd.AddCommand(newQueryListCmd(opts), newQueryShowCmd(opts))
+	return cmd
+}
+
+func newQueryListCmd(opts *options) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the canned queries with their parameters and defaults",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			qs, err := queries.All()
+			if err != nil {
+				return err
+			}
+			rows := make([][]any, len(qs))
+			for i, q := range qs {
+				ps := make([]string, len(q.Params))
+				for j, p := range q.Params {
+					ps[j] = p.Name + "=" + p.DefaultString()
+				}
+				rows[i] = []any{q.Name, strings.Join(ps, " "), q.Description}
+			}
+			return writeRows(cmd.OutOrStdout(), opts.format, []string{"name", "parameters", "description"}, rows)
+		},
+	}
+}
+
+func newQueryShowCmd(opts *options) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show NAME",
+		Short: "Print a canned query's parameters and SQL",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			q, err := findQuery(args[0])
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "%s (%s): %s\n", q.Name, q.File, q.Description)
+			for _, p := range q.Params {
+				fmt.Fprintf(w, "  --param %s=%s  %s\n", p.Name, p.DefaultString(), p.Doc)
+			}
+			fmt.Fprintf(w, "\n%s", q.SQL)
+			return nil
+		},
+	}
+}
+
+// findQuery returns the canned query called name.
+func findQuery(name string) (queries.Query, error) {
+	qs, err := queries.All()
+	if err != nil {
+		return queries.Query{}, err
+	}
+	q, ok := queries.Find(qs, name)
+	if !ok {
+		names := make([]string, len(qs))
+		for i, q := range qs {
+			names[i] = q.Name
+		}
+		return q, sudokulab.Errorf(sudokulab.ENOTFOUND, "no query called %q (known: %s)", name, strings.Join(names, ", "))
+	}
+	return q, nil
+}
+
+// parseParams reads NAME=VALUE settings.
+func parseParams(settings []string) (map[string]string, error) {
+	values := map[string]string{}
+	for _, s := range settings {
+		k, v, ok := strings.Cut(s, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			return nil, sudokulab.Errorf(sudokulab.EINVALID, "--param %q: want NAME=VALUE", s)
+		}
+		if _, dup := values[k]; dup {
+			return nil, sudokulab.Errorf(sudokulab.EINVALID, "--param %s given twice", k)
+		}
+		values[k] = v
+	}
+	return values, nil
+}
+
+// runCanned runs the canned query name with the given parameter values on
+// the database at path, opened read-only, and returns its table.
+func runCanned(ctx context.Context, path, name string, values map[string]string) (db.Table, error) {
+	q, err := findQuery(name)
+	if err != nil {
+		return db.Table{}, err
+	}
+	sql, args, err := q.Bind(values)
+	if err != nil {
+		return db.Table{}, sudokulab.WrapError(sudokulab.EINVALID, err, "")
+	}
+	d, err := db.OpenOptions(ctx, path, db.Options{ReadOnly: true})
+	if err != nil {
+		return db.Table{}, fmt.Errorf("open %s: %w", path, err)
+	}
+	defer d.Close()
+	t, err := d.ReadQuery(ctx, sql, args...)
+	if err != nil {
+		return db.Table{}, fmt.Errorf("query %s: %w", name, err)
+	}
+	return t, nil
+}
+
+func runQuery(ctx context.Context, cmd *cobra.Command, o *queryOptions, name string) error {
+	values, err := parseParams(o.params)
+	if err != nil {
+		return err
+	}
+	t, err := runCanned(ctx, o.dbPath, name, values)
+	if err != nil {
+		return err
+	}
+	return writeRows(cmd.OutOrStdout(), o.format, t.Columns, t.Rows)
+}

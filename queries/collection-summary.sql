@@ -1,0 +1,41 @@
+-- name: collection-summary
+-- description: One row per collection: puzzles, givens (min, mean, max),
+--   puzzles with a stored solution and with a unique one, the labels of one
+--   rater and how many puzzles carry each, and duplicates up to symmetry
+--   (puzzles whose puzzles.symmetry_form another puzzle of the collection
+--   shares; unknown until the canonical forms are computed).
+-- param: rater human the rater whose labels are counted
+WITH members AS (
+  SELECT pc.collection, pc.id, pc.givens, pc.solution, pc.solution_count, pc.symmetry_form,
+         rt.label
+  FROM puzzle_catalog pc
+  LEFT JOIN ratings rt ON rt.puzzle_id = pc.id AND rt.rater = :rater
+  WHERE pc.collection IS NOT NULL
+),
+labels AS (
+  SELECT collection, label, COUNT(*) AS n
+  FROM members
+  WHERE label IS NOT NULL
+  GROUP BY collection, label
+),
+forms AS (
+  SELECT collection, symmetry_form, COUNT(*) AS n
+  FROM members
+  WHERE symmetry_form IS NOT NULL
+  GROUP BY collection, symmetry_form
+)
+SELECT m.collection,
+       COUNT(*) AS puzzles,
+       MIN(m.givens) AS min_givens,
+       ROUND(AVG(m.givens), 2) AS mean_givens,
+       MAX(m.givens) AS max_givens,
+       SUM(CASE WHEN m.solution IS NOT NULL THEN 1 ELSE 0 END) AS with_solution,
+       SUM(CASE WHEN m.solution_count = 1 THEN 1 ELSE 0 END) AS unique_solution,
+       SUM(CASE WHEN m.label IS NOT NULL THEN 1 ELSE 0 END) AS rated,
+       COALESCE((SELECT group_concat(l.label || '=' || l.n, ', ')
+                   FROM (SELECT * FROM labels WHERE labels.collection = m.collection ORDER BY label) l), '') AS labels,
+       SUM(CASE WHEN m.symmetry_form IS NOT NULL THEN 1 ELSE 0 END) AS with_symmetry_form,
+       COALESCE((SELECT SUM(f.n - 1) FROM forms f WHERE f.collection = m.collection), 0) AS symmetry_duplicates
+FROM members m
+GROUP BY m.collection
+ORDER BY m.collection;

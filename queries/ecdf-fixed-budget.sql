@@ -1,0 +1,45 @@
+-- name: ecdf-fixed-budget
+-- description: Fixed-budget view (as IOHprofiler and COCO report it): for
+--   each configuration and budget (1, 2, 5, 10, 20, 50, ... evaluations or
+--   generations), the mean best cost over runs reached within the budget and
+--   the fraction of runs solved by then, read from the trajectory points (a
+--   run that stopped earlier keeps its last best cost).
+-- param: config NULL only this configuration (NULL: every configuration)
+-- param: collection NULL only the puzzles of this collection (NULL: every puzzle)
+-- param: experiment NULL only the runs of this experiment (NULL: every run)
+-- param: axis evaluations the budget axis: evaluations or generations
+WITH RECURSIVE
+selected AS (
+  SELECT r.id, r.config
+  FROM run_results r
+  WHERE (:config IS NULL OR r.config = :config)
+    AND (:experiment IS NULL OR r.experiment = :experiment)
+    AND (:collection IS NULL OR r.puzzle_id IN (
+          SELECT id FROM puzzle_catalog WHERE collection = :collection))
+),
+points AS (
+  SELECT s.id AS run_id, s.config, t.best_cost,
+         CASE WHEN :axis = 'generations' THEN t.generation ELSE t.evaluations END AS x
+  FROM selected s
+  JOIN trajectory_points t ON t.run_id = s.id
+),
+budgets(budget, step) AS (
+  SELECT 1, 0
+  UNION ALL
+  SELECT CASE step % 3 WHEN 1 THEN budget * 5 / 2 ELSE budget * 2 END, step + 1
+  FROM budgets
+  WHERE budget < (SELECT MAX(x) FROM points)
+),
+best AS (
+  SELECT p.config, p.run_id, b.budget, MIN(p.best_cost) AS best_cost
+  FROM points p
+  JOIN budgets b ON p.x <= b.budget
+  GROUP BY p.config, p.run_id, b.budget
+)
+SELECT config, budget,
+       COUNT(*) AS runs,
+       ROUND(AVG(best_cost), 3) AS mean_best_cost,
+       ROUND(AVG(CASE WHEN best_cost = 0 THEN 1.0 ELSE 0.0 END), 4) AS solved_fraction
+FROM best
+GROUP BY config, budget
+ORDER BY config, budget;

@@ -1,0 +1,48 @@
+-- name: success-by-collection
+-- description: Success rate, evaluations and generations of the solved runs
+--   (mean and median), mean wall time and ERT (expected running time: the
+--   evaluations of all runs divided by the number of solved runs, NULL when
+--   none solved) per configuration and collection. A run of a puzzle that
+--   belongs to several collections counts in each.
+-- param: experiment NULL only the runs of this experiment (NULL: every run)
+-- param: collection NULL only this collection (NULL: every collection)
+-- param: config NULL only this configuration (NULL: every configuration)
+WITH runs AS (
+  SELECT r.config, COALESCE(pc.collection, '(none)') AS collection,
+         r.solved, r.evaluations, r.generations, r.wall_seconds
+  FROM run_results r
+  JOIN puzzle_catalog pc ON pc.id = r.puzzle_id
+  WHERE (:experiment IS NULL OR r.experiment = :experiment)
+    AND (:collection IS NULL OR pc.collection = :collection)
+    AND (:config IS NULL OR r.config = :config)
+),
+solved AS (
+  SELECT config, collection, evaluations, generations,
+         ROW_NUMBER() OVER (PARTITION BY config, collection ORDER BY evaluations) AS ke,
+         ROW_NUMBER() OVER (PARTITION BY config, collection ORDER BY generations) AS kg,
+         COUNT(*) OVER (PARTITION BY config, collection) AS n
+  FROM runs
+  WHERE solved = 1
+),
+medians AS (
+  -- The median is the middle value, or the mean of the two middle ones.
+  SELECT config, collection,
+         AVG(CASE WHEN ke IN ((n + 1) / 2, (n + 2) / 2) THEN evaluations END) AS median_evaluations,
+         AVG(CASE WHEN kg IN ((n + 1) / 2, (n + 2) / 2) THEN generations END) AS median_generations
+  FROM solved
+  GROUP BY config, collection
+)
+SELECT r.config, r.collection,
+       COUNT(*) AS runs,
+       SUM(r.solved) AS solved,
+       ROUND(1.0 * SUM(r.solved) / COUNT(*), 4) AS success_rate,
+       ROUND(AVG(CASE WHEN r.solved = 1 THEN r.evaluations END), 1) AS mean_evaluations_solved,
+       m.median_evaluations AS median_evaluations_solved,
+       ROUND(AVG(CASE WHEN r.solved = 1 THEN r.generations END), 1) AS mean_generations_solved,
+       m.median_generations AS median_generations_solved,
+       ROUND(AVG(r.wall_seconds), 4) AS mean_seconds,
+       ROUND(1.0 * SUM(r.evaluations) / NULLIF(SUM(r.solved), 0), 1) AS ert_evaluations
+FROM runs r
+LEFT JOIN medians m ON m.config = r.config AND m.collection = r.collection
+GROUP BY r.config, r.collection
+ORDER BY r.collection, r.config;
