@@ -1,7 +1,8 @@
 // Command mkexample builds lab.db.example, the small database shipped with
 // sudokulab: the puzzles of the five papers, each checked by the exact
-// solver, in one collection per paper plus one with them all, and the
-// presets of every registered solver. Run it from
+// solver, in one collection per paper plus one with them all, the presets
+// of every registered solver with a few sample runs of each, and ratings by
+// every rater. Run it from
 // the repository root:
 //
 //	go run ./cmd/mkexample            # writes lab.db.example
@@ -18,12 +19,14 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/internal/paperdata"
+	"sudokulab/raters"
 	"sudokulab/runner"
 	"sudokulab/solvers"
 	"sudokulab/solvers/exact"
@@ -125,6 +128,12 @@ func build(ctx context.Context, out string) error {
 		err = runner.SyncPresets(ctx, d, solvers.Default())
 	}
 	if err == nil {
+		err = sampleRuns(ctx, d, ids)
+	}
+	if err == nil {
+		err = rateAll(ctx, d)
+	}
+	if err == nil {
 		// A file in rollback-journal mode with the log folded in is one
 		// self-contained file to commit; connections opened later by
 		// sudokulab switch it back to WAL.
@@ -144,6 +153,115 @@ func build(ctx context.Context, out string) error {
 	}
 	fmt.Printf("wrote %s: %d puzzles in %d collections\n", out, len(ids), len(collections))
 	return nil
+}
+
+// Sample runs: every preset on two easy paper puzzles with two seeds and a
+// small budget, so that every canned query and plot has something to show
+// on a fresh clone. They are samples, not results: docs/reproduction-*.md
+// has the experiments.
+const (
+	sampleGenerations = 300
+	sampleTimeout     = 2 * time.Second
+)
+
+var samplePuzzles = []string{"reseda-easy", "sato-no1"}
+
+// presetPuzzles names the sample puzzles of presets made for one puzzle.
+var presetPuzzles = map[string][]string{
+	// Fixes AI Escargot's right top-left permutation (RESEDA section 5.2).
+	"reseda-sec5.2-fixed-block": {"ai-escargot"},
+}
+
+func sampleRuns(ctx context.Context, d *db.DB, ids map[string]int64) error {
+	reg := solvers.Default()
+	expID, err := db.EnsureExperiment(ctx, d, "example-samples",
+		fmt.Sprintf("every preset on %v (presets made for one puzzle on that one), seeds 1-2, at most %d generations or %v per run: samples for the canned queries and plots, not results", samplePuzzles, sampleGenerations, sampleTimeout))
+	if err != nil {
+		return err
+	}
+	// One plan per puzzle list, each the cross product of its puzzles,
+	// presets and seeds.
+	plans := map[string]*runner.Plan{}
+	var order []string
+	for _, info := range reg.All() {
+		for _, preset := range info.Presets {
+			names := samplePuzzles
+			if ps, ok := presetPuzzles[preset.Name]; ok {
+				names = ps
+			}
+			key := fmt.Sprint(names)
+			plan, ok := plans[key]
+			if !ok {
+				plan = &runner.Plan{
+					Seeds:        []int64{1, 2},
+					Budget:       sudokulab.Budget{MaxGenerations: sampleGenerations},
+					Timeout:      sampleTimeout,
+					ExperimentID: expID,
+				}
+				for _, name := range names {
+					p, err := db.GetPuzzle(ctx, d, ids[name])
+					if err != nil {
+						return err
+					}
+					plan.Puzzles = append(plan.Puzzles, *p)
+				}
+				plans[key] = plan
+				order = append(order, key)
+			}
+			c, err := runner.LoadConfig(ctx, d, reg, preset.Name)
+			if err != nil {
+				return err
+			}
+			plan.Configs = append(plan.Configs, c)
+		}
+	}
+	runs := 0
+	for _, key := range order {
+		sum, err := runner.Execute(ctx, d, *plans[key], runner.Options{Trace: runner.DefaultTrace})
+		if err != nil {
+			return err
+		}
+		runs += sum.Recorded
+	}
+	fmt.Printf("recorded %d sample runs\n", runs)
+	return nil
+}
+
+// rateAll rates every puzzle with every rater; empirical uses the exact
+// solver's sample runs.
+func rateAll(ctx context.Context, d *db.DB) error {
+	puzzles, err := db.ListPuzzles(ctx, d, "", 0)
+	if err != nil {
+		return err
+	}
+	reg := raters.Default()
+	return d.WithTx(ctx, func(tx *sqlx.Tx) error {
+		for _, name := range reg.Names() {
+			info, err := reg.Lookup(name)
+			if err != nil {
+				return err
+			}
+			opts := map[string]string{}
+			if info.NeedsDB {
+				opts["config"] = "exact"
+			}
+			r, err := info.New(ctx, raters.Env{Options: opts, DB: tx})
+			if err != nil {
+				return fmt.Errorf("rater %s: %w", name, err)
+			}
+			for _, p := range puzzles {
+				rating, err := r.Rate(ctx, p.Givens)
+				if err != nil {
+					return fmt.Errorf("rate puzzle %d by %s: %w", p.ID, name, err)
+				}
+				rating.PuzzleID = p.ID
+				if err := db.UpsertRating(ctx, tx, rating); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
 }
 
 func addMember(ctx context.Context, tx *sqlx.Tx, cid, pid int64, p paperdata.Puzzle, paperName string) error {
