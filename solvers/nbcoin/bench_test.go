@@ -6,6 +6,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/internal/paperdata"
+	"sudokulab/solvers/ac3"
 	"sudokulab/solvers/nbcoin"
 )
 
@@ -20,12 +21,17 @@ func BenchmarkGeneration(b *testing.B) {
 		{"sum-random", nil},
 		{"mean-random", map[string]string{nbcoin.ParamLearning: nbcoin.LearnMean}},
 		{"sum-greedy", map[string]string{nbcoin.ParamOrder: nbcoin.OrderGreedy}},
+		{"sum-random-ac3", map[string]string{ac3.ParamName: ac3.AC3}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			p := paperdata.MustGet("sato-no106").Puzzle
 			e := nbcoin.NewEngine(p.Shape, tc.set)
 			rng := sudokulab.NewRand(1)
-			e.Init(p.Cells)
+			fixed := p.Cells
+			if tc.set[ac3.ParamName] != "" {
+				_, fixed = e.Restrict(p)
+			}
+			e.Init(fixed)
 			b.ReportAllocs()
 			for b.Loop() {
 				e.Generation(rng)
@@ -65,15 +71,23 @@ func TestNoAllocations(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() { e.Generation(rng) }); n != 0 {
 		t.Errorf("%v allocations per generation", n)
 	}
-	s := newSolver(t, nil)
-	allocs := func(gens int64) float64 {
-		return testing.AllocsPerRun(5, func() {
-			if _, err := s.Solve(context.Background(), p, sudokulab.Budget{MaxGenerations: gens}, sudokulab.NewRand(1), nil); err != nil {
-				t.Fatal(err)
-			}
-		})
+	ea := nbcoin.NewEngine(p.Shape, map[string]string{ac3.ParamName: ac3.AC3})
+	_, fixed := ea.Restrict(p)
+	ea.Init(fixed)
+	if n := testing.AllocsPerRun(20, func() { ea.Generation(rng) }); n != 0 {
+		t.Errorf("ac3: %v allocations per generation", n)
 	}
-	if one, many := allocs(1), allocs(300); many != one {
-		t.Errorf("%v allocations for 1 generation, %v for 300", one, many)
+	for _, set := range []map[string]string{nil, {ac3.ParamName: ac3.AC3}} {
+		s := newSolver(t, set)
+		allocs := func(gens int64) float64 {
+			return testing.AllocsPerRun(5, func() {
+				if _, err := s.Solve(context.Background(), p, sudokulab.Budget{MaxGenerations: gens}, sudokulab.NewRand(1), nil); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		if one, many := allocs(1), allocs(300); many != one {
+			t.Errorf("%v: %v allocations for 1 generation, %v for 300", set, one, many)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"sudokulab"
+	"sudokulab/solvers/ac3"
 )
 
 // Engine exposes the NB-COIN operators to the tests.
@@ -72,4 +73,25 @@ func (en *Engine) Generation(rng *rand.Rand) {
 	}
 	e.rank()
 	e.update()
+}
+
+// Restrict prunes puzzle with the engine's prefilter, makes the pruned
+// domains the engine's and returns them with the grid Init should start
+// from (the cells the prefilter fixed filled in).
+func (en *Engine) Restrict(puzzle sudokulab.Grid) (*ac3.Domains, []uint8) {
+	d, _, err := ac3.Apply(en.e.set.prefilter, puzzle)
+	if err != nil {
+		panic(err)
+	}
+	en.e.d = d
+	return d, d.Grid().Cells
+}
+
+// Samples returns the grids the last Generation sampled.
+func (en *Engine) Samples() [][]uint8 {
+	var out [][]uint8
+	for j := range en.e.cost {
+		out = append(out, en.e.pop[j*en.e.size:(j+1)*en.e.size])
+	}
+	return out
 }

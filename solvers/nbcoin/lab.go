@@ -2,6 +2,7 @@ package nbcoin
 
 import (
 	"sudokulab"
+	"sudokulab/solvers/ac3"
 )
 
 // The parameter names.
@@ -50,12 +51,17 @@ func Info() sudokulab.SolverInfo {
 				Doc: "zero the model entries of symbols the givens of the cell's box, row or column hold", Section: "NB-COIN §IV, Fig. 7"},
 			{Name: ParamOrder, Kind: sudokulab.ParamChoice, Default: OrderRandom, Choices: []string{OrderRandom, OrderSequential, OrderGreedy},
 				Doc: "order in which a box's free cells draw their symbols: random (NHBSA), sequential, or greedy (most likely cell first)", Section: "NB-COIN §I, §III (sampling not specified)"},
+			ac3.Param(ac3.None, "NB-COIN §IV pre-computation, generalised (extension: Soto et al. 2014 §5)"),
 		},
 		Presets: []sudokulab.Preset{
 			{Name: "nb-coin-table2", Description: "Table II: population 150, C = 25%, k = 0.4, upper bound 0.99 (the paper stops at 100,000 generations; give --max-generations 100000)",
 				Set: map[string]string{}},
 			{Name: "nb-coin-table2-mean", Description: "Table II settings with eq. 4 and 5 averaged over each group instead of summed (an alternative reading)",
 				Set: map[string]string{ParamLearning: LearnMean}},
+			{Name: "nb-coin-table2-ac3", Description: "Table II settings after the AC3 prefilter of Soto et al. 2014 (models start uniform over the pruned domains; sampling keeps to them)",
+				Set: map[string]string{ac3.ParamName: ac3.AC3}},
+			{Name: "nb-coin-table2-mean-ac3", Description: "nb-coin-table2-mean after the AC3 prefilter",
+				Set: map[string]string{ParamLearning: LearnMean, ac3.ParamName: ac3.AC3}},
 		},
 		New: newSolver,
 	}
@@ -70,6 +76,7 @@ type settings struct {
 	mean       bool
 	precompute bool
 	order      string
+	prefilter  string
 }
 
 func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
@@ -80,6 +87,7 @@ func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
 		mean:       p.String(ParamLearning) == LearnMean,
 		precompute: p.Bool(ParamPrecompute),
 		order:      p.String(ParamOrder),
+		prefilter:  p.String(ac3.ParamName),
 	}
 	// At most 50%, rounded down: the two groups never overlap.
 	s.group = max(1, int(float64(s.population)*p.Float(ParamSelection)/100))

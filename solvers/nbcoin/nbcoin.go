@@ -2,11 +2,13 @@ package nbcoin
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/bits"
 	"math/rand/v2"
 
 	"sudokulab"
+	"sudokulab/solvers/ac3"
 )
 
 // solver is NB-COIN with its parameters fixed. It keeps its buffers from one
@@ -37,9 +39,12 @@ type engine struct {
 	boxFree  []int32
 	boxStart []int32
 	boxUsed  []uint32
-	// allowed holds each cell's candidates as bits: the symbols no given of
-	// its box, row or column holds (all symbols without pre-computation).
+	// allowed holds each cell's candidates as bits: the symbols of its
+	// domain no given of its box, row or column holds (its whole domain
+	// without pre-computation). The domain is every symbol unless a
+	// prefilter pruned it (d non-nil); sampling then keeps to allowed.
 	allowed []uint32
+	d       *ac3.Domains
 	// m holds the models: m[i*n+k-1] is the probability of symbol k at cell
 	// i, cell i being one position of its box's model.
 	m []float64
@@ -59,6 +64,7 @@ type engine struct {
 // prepare sizes the buffers for shape, reusing them when they fit.
 func (e *engine) prepare(shape sudokulab.Shape, set settings) {
 	e.set = set
+	e.d = nil
 	if e.shape == shape && len(e.pop) == set.population*shape.Cells() {
 		return
 	}
@@ -83,8 +89,9 @@ func (e *engine) prepare(shape sudokulab.Shape, set settings) {
 
 // init builds the models for the puzzle (section IV, Fig. 7): a given has
 // probability 1 for its symbol; a free cell is uniform over its candidates,
-// the symbols no given of its box, row or column holds (all symbols without
-// pre-computation, or when the givens leave none). It returns the
+// the symbols of its domain no given of its box, row or column holds (its
+// whole domain without pre-computation, or when the givens leave none). The
+// domains are e.d's, every symbol without a prefilter. It returns the
 // convergence measure.
 func (e *engine) init(puzzle []uint8) float64 {
 	n, geo := e.n, e.geo
@@ -110,11 +117,15 @@ func (e *engine) init(puzzle []uint8) float64 {
 			continue
 		}
 		e.free = append(e.free, int32(i))
-		allowed := all
+		dom := all
+		if e.d != nil {
+			dom = uint32(e.d.Domain(i))
+		}
+		allowed := dom
 		if e.set.precompute {
 			allowed &^= masks[geo.Row[i]] | masks[n+geo.Col[i]] | masks[2*n+geo.Box[i]]
 			if allowed == 0 {
-				allowed = all
+				allowed = dom
 			}
 		}
 		e.allowed[i] = allowed
@@ -142,47 +153,73 @@ func (e *engine) init(puzzle []uint8) float64 {
 // sample draws one grid into dst: each box a permutation of its missing
 // symbols, each free cell drawing an unused symbol in proportion to its
 // model entries (or uniformly among the unused symbols if they all have 0),
-// the cells visited in the order of the order parameter.
+// the cells visited in the order of the order parameter. With a prefilter
+// a cell draws from the unused symbols of its candidates (allowed); at a
+// dead end, a cell with no such symbol, the box is sampled again, and
+// after deadEndRetries dead ends it is filled with FillUnit, a random
+// permutation within the domains.
 func (e *engine) sample(rng *rand.Rand, dst []uint8) {
-	n := e.n
 	copy(dst, e.fixed)
-	all := uint32(1)<<n - 1
-	for b := range n {
-		rem := append(e.rem[:0], e.boxFree[e.boxStart[b]:e.boxStart[b+1]]...)
-		if e.set.order == OrderRandom {
-			for j := len(rem) - 1; j > 0; j-- {
-				r := rng.IntN(j + 1)
-				rem[j], rem[r] = rem[r], rem[j]
+	for b := range e.n {
+		for try := 1; !e.sampleBox(rng, dst, b); try++ {
+			if try == deadEndRetries {
+				e.d.FillUnit(dst, 2*e.n+b, rng)
+				break
 			}
-		}
-		unused := all &^ e.boxUsed[b]
-		for len(rem) > 0 {
-			if unused == 0 { // the givens repeat a symbol in the box
-				unused = all
-			}
-			j := 0
-			if e.set.order == OrderGreedy {
-				j = e.mostLikely(rem, unused)
-			}
-			i := int(rem[j])
-			rem = append(rem[:j], rem[j+1:]...)
-			row := e.m[i*n : i*n+n]
-			s := 0.0
-			for k, x := range row {
-				if unused&(1<<k) != 0 {
-					s += x
-				}
-			}
-			var k int
-			if s > 0 {
-				k = pick(rng, row, unused, s)
-			} else {
-				k = nthBit(unused, rng.IntN(bits.OnesCount32(unused)))
-			}
-			dst[i] = uint8(k + 1)
-			unused &^= 1 << k
 		}
 	}
+}
+
+// deadEndRetries is how many times, with a prefilter, a box is sampled
+// from the model before a dead end makes FillUnit fill it.
+const deadEndRetries = 8
+
+// sampleBox draws the free cells of box b into dst, as sample says, and
+// reports false at a dead end (only with a prefilter).
+func (e *engine) sampleBox(rng *rand.Rand, dst []uint8, b int) bool {
+	n := e.n
+	all := uint32(1)<<n - 1
+	rem := append(e.rem[:0], e.boxFree[e.boxStart[b]:e.boxStart[b+1]]...)
+	if e.set.order == OrderRandom {
+		for j := len(rem) - 1; j > 0; j-- {
+			r := rng.IntN(j + 1)
+			rem[j], rem[r] = rem[r], rem[j]
+		}
+	}
+	unused := all &^ e.boxUsed[b]
+	for len(rem) > 0 {
+		if unused == 0 { // the givens repeat a symbol in the box
+			unused = all
+		}
+		j := 0
+		if e.set.order == OrderGreedy {
+			j = e.mostLikely(rem, unused)
+		}
+		i := int(rem[j])
+		rem = append(rem[:j], rem[j+1:]...)
+		avail := unused
+		if e.d != nil {
+			if avail &= e.allowed[i]; avail == 0 {
+				return false
+			}
+		}
+		row := e.m[i*n : i*n+n]
+		s := 0.0
+		for k, x := range row {
+			if avail&(1<<k) != 0 {
+				s += x
+			}
+		}
+		var k int
+		if s > 0 {
+			k = pick(rng, row, avail, s)
+		} else {
+			k = nthBit(avail, rng.IntN(bits.OnesCount32(avail)))
+		}
+		dst[i] = uint8(k + 1)
+		unused &^= 1 << k
+	}
+	return true
 }
 
 // mostLikely returns the index in rem of the cell whose largest entry on
@@ -368,6 +405,26 @@ func (e *engine) convergence() float64 {
 	return r
 }
 
+// infeasible is the result for a puzzle the prefilter proved to have no
+// solution: unsolved at once, with each box filled as a random permutation
+// of the symbols its givens lack, and that grid's cost (one evaluation, no
+// generation).
+func (s *solver) infeasible(puzzle sudokulab.Grid, rng *rand.Rand) sudokulab.Result {
+	s.e.prepare(puzzle.Shape, s.set)
+	d := ac3.Unfiltered(puzzle)
+	g := append([]uint8(nil), puzzle.Cells...)
+	n := s.e.n
+	for b := range n {
+		d.FillUnit(g, 2*n+b, rng)
+	}
+	return sudokulab.Result{
+		Grid:        sudokulab.Grid{Shape: puzzle.Shape, Cells: g},
+		Cost:        s.e.costOf(g),
+		Status:      sudokulab.StatusUnsolved,
+		Evaluations: 1,
+	}
+}
+
 // Solve implements sudokulab.Solver: generations of sampling, ranking and
 // learning until a grid is solved, the budget is spent or ctx is done.
 func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudokulab.Budget, rng *rand.Rand, obs sudokulab.Observer) (sudokulab.Result, error) {
@@ -377,9 +434,22 @@ func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudoku
 	if len(puzzle.Cells) != puzzle.Shape.Cells() {
 		return sudokulab.Result{}, sudokulab.Errorf(sudokulab.EINVALID, "nb-coin: %d cells for a %s grid", len(puzzle.Cells), puzzle.Shape)
 	}
+	d, _, err := ac3.Apply(s.set.prefilter, puzzle)
+	switch {
+	case errors.Is(err, ac3.ErrNoSolution):
+		return s.infeasible(puzzle, rng), nil
+	case err != nil:
+		return sudokulab.Result{}, err
+	}
 	e := &s.e
 	e.prepare(puzzle.Shape, s.set)
-	conv := e.init(puzzle.Cells)
+	givens := puzzle.Cells
+	if s.set.prefilter != ac3.None {
+		// Cells the prefilter fixed count as givens.
+		e.d = d
+		givens = d.Grid().Cells
+	}
+	conv := e.init(givens)
 	size := e.size
 	var gens, evals int64
 	bestCost := math.MaxInt

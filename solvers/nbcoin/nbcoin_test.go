@@ -7,6 +7,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/internal/paperdata"
+	"sudokulab/solvers/ac3"
 	"sudokulab/solvers/nbcoin"
 	"sudokulab/solvers/solvertest"
 )
@@ -33,6 +34,10 @@ func TestConformance(t *testing.T) {
 		{"defaults", nil},
 		{"mean-learning", map[string]string{nbcoin.ParamLearning: nbcoin.LearnMean}},
 		{"greedy-order", map[string]string{nbcoin.ParamOrder: nbcoin.OrderGreedy}},
+		{"ac3", map[string]string{ac3.ParamName: ac3.AC3}},
+		{"ac3-greedy-order", map[string]string{ac3.ParamName: ac3.AC3, nbcoin.ParamOrder: nbcoin.OrderGreedy}},
+		{"ac3-no-precompute", map[string]string{ac3.ParamName: ac3.AC3, nbcoin.ParamPrecompute: "false"}},
+		{"gac", map[string]string{ac3.ParamName: ac3.GAC}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			solvertest.Run(t, nbcoin.Info(), solvertest.Options{Params: tc.set})

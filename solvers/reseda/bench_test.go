@@ -6,6 +6,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/internal/paperdata"
+	"sudokulab/solvers/ac3"
 	"sudokulab/solvers/reseda"
 )
 
@@ -20,14 +21,21 @@ func BenchmarkStep(b *testing.B) {
 		{"both", nil},
 		{"permutations", map[string]string{reseda.ParamPrecompute: "false"}},
 		{"univariate", map[string]string{reseda.ParamPermutations: "false"}},
+		{"permutations-ac3-escargot", map[string]string{reseda.ParamPrecompute: "false", ac3.ParamName: ac3.AC3}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			p := paperdata.MustGet("reseda-hard").Puzzle
 			e := reseda.NewEngine(p.Shape, tc.set)
+			fixed := p.Cells
+			if tc.set[ac3.ParamName] != "" {
+				// AC3 solves reseda-hard: sample AI Escargot instead.
+				p = paperdata.MustGet("ai-escargot").Puzzle
+				fixed = e.Restrict(p).Grid().Cells
+			}
 			rng := sudokulab.NewRand(1)
 			b.ReportAllocs()
 			for b.Loop() {
-				e.Init(p.Cells)
+				e.Init(fixed)
 				e.Step(rng)
 			}
 			b.ReportMetric(float64(b.N)*100/b.Elapsed().Seconds(), "samples/s")
@@ -91,9 +99,17 @@ func TestNoAllocations(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() { e.Step(rng) }); n != 0 {
 		t.Errorf("%v allocations per step", n)
 	}
+	ea := reseda.NewEngine(p.Shape, map[string]string{ac3.ParamName: ac3.AC3})
+	ea.Init(ea.Restrict(p).Grid().Cells)
+	if n := testing.AllocsPerRun(20, func() { ea.Step(rng) }); n != 0 {
+		t.Errorf("ac3: %v allocations per step", n)
+	}
 	for _, set := range []map[string]string{
 		{reseda.ParamZones: reseda.ZonesUnits},
 		{reseda.ParamBruteForce: "true"},
+		{reseda.ParamZones: reseda.ZonesUnits, ac3.ParamName: ac3.AC3},
+		{reseda.ParamBruteForce: "true", ac3.ParamName: ac3.AC3},
+		{reseda.ParamPrecompute: "false", ac3.ParamName: ac3.AC3},
 	} {
 		s := newSolver(t, set)
 		allocs := func(gens int64) float64 {

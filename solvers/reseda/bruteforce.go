@@ -2,6 +2,7 @@ package reseda
 
 import (
 	"sudokulab"
+	"sudokulab/solvers/ac3"
 )
 
 // MaxBlockPermutations bounds the admissible permutations of the top-left
@@ -39,7 +40,9 @@ func (b *blockPermutations) apply(g []uint8, j int) {
 // "permutations that met the basic constraints" of section 5.2. It returns
 // nil when there is none (the puzzle has no solution), and an EINVALID
 // error when there are more than MaxBlockPermutations.
-func admissiblePermutations(puzzle sudokulab.Grid, box int) (*blockPermutations, error) {
+//
+// With domains d (nil for none), each cell also keeps to its domain.
+func admissiblePermutations(puzzle sudokulab.Grid, box int, d *ac3.Domains) (*blockPermutations, error) {
 	geo := puzzle.Geometry()
 	n := geo.N
 	masks := make([]uint32, 3*n)
@@ -56,7 +59,11 @@ func admissiblePermutations(puzzle sudokulab.Grid, box int) (*blockPermutations,
 	for _, i := range geo.Units[2*n+box] {
 		if puzzle.Cells[i] == 0 {
 			bp.cells = append(bp.cells, i)
-			allowed = append(allowed, ^(masks[geo.Row[i]] | masks[n+geo.Col[i]] | masks[2*n+box]))
+			a := ^(masks[geo.Row[i]] | masks[n+geo.Col[i]] | masks[2*n+box])
+			if d != nil {
+				a &= uint32(d.Domain(i))
+			}
+			allowed = append(allowed, a)
 		}
 	}
 	k := len(bp.cells)

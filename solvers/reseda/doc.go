@@ -88,6 +88,33 @@
 //     solution, or a partial restart whose zone contradicts the givens) is
 //     given the uniform distribution over all symbols.
 //
+// # The AC3 prefilter (an extension)
+//
+// Parameter prefilter (none by default, the paper's algorithm; ac3 or gac,
+// package ac3, after Soto et al. 2014 section 5) prunes the domains before
+// the search, and generalises the pre-computation of section 2.1 from the
+// givens to arc consistency. Cells it reduces to one value count as givens
+// (they are fixed in every resolution and do not enter rho). A free cell
+// starts uniform over its pruned domain (minus the symbols the fixed cells
+// of its units hold, with the pre-computation), in the first resolution and
+// in every restart (uniform over the whole domain when a restart's fixed
+// cells exclude all of it, where prefilter none takes every symbol), and its
+// probabilities stay 0 outside the domain, so permutation sampling draws
+// each cell from domain and unused symbols. At a dead end of permutation
+// sampling the remaining cells draw from their own domains: from their
+// distribution with both optimizations, as above; uniformly among the unused
+// symbols of their domain with the permutations alone (any symbol of the
+// domain if none is left). The brute-force hybrid enumerates only the
+// permutations within the domains. A puzzle the prefilter proves unsolvable
+// ends at once, unsolved, with each box filled as a random permutation of
+// its missing symbols. With prefilter none a seed gives exactly the Result
+// and Steps it gave before the parameter existed (a golden test pins them).
+// Arc consistency on the not-equal constraints only removes values from the
+// peers of single-valued cells: on a puzzle where it fixes no cell (AI
+// Escargot, Sato and Inoue No77 and No106) it removes exactly the symbols
+// the givens exclude, and with the pre-computation on a first resolution
+// runs as with prefilter none.
+//
 // # Counters
 //
 // Generations count EDA steps over all resolutions of a run; evaluations

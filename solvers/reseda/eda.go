@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"sudokulab"
+	"sudokulab/solvers/ac3"
 )
 
 // engine holds the probabilities and the sample buffers of one resolution.
@@ -28,6 +29,11 @@ type engine struct {
 	boxFree  []int32
 	boxStart []int32
 	boxUsed  []uint32
+	// dom holds each cell's domain as bits (bit k-1 for symbol k): every
+	// symbol unless a prefilter pruned it (filtered); the probabilities
+	// stay 0 outside it.
+	dom      []uint32
+	filtered bool
 	// p holds the probabilities, p[i*n+k-1] for symbol k in cell i.
 	p []float64
 	// pop holds the Q samples of a step, one after another; cost their
@@ -49,9 +55,27 @@ type engine struct {
 // prepare sizes the buffers for shape, reusing them when they fit.
 func (e *engine) prepare(shape sudokulab.Shape, set settings) {
 	e.set = set
-	if e.shape == shape && len(e.pop) == set.samples*shape.Cells() && len(e.sel) == set.best {
-		return
+	if e.shape != shape || len(e.pop) != set.samples*shape.Cells() || len(e.sel) != set.best {
+		e.resize(shape, set)
 	}
+	e.filtered = false
+	all := uint32(1)<<e.n - 1
+	for i := range e.dom {
+		e.dom[i] = all
+	}
+}
+
+// restrict makes the pruned domains of d the cells' domains (after
+// prepare, before init).
+func (e *engine) restrict(d *ac3.Domains) {
+	e.filtered = true
+	for i := range e.dom {
+		e.dom[i] = uint32(d.Domain(i))
+	}
+}
+
+// resize allocates the buffers for shape.
+func (e *engine) resize(shape sudokulab.Shape, set settings) {
 	e.shape, e.geo = shape, sudokulab.GeometryOf(shape)
 	e.n, e.size = shape.N(), shape.Cells()
 	n, size := e.n, e.size
@@ -60,6 +84,7 @@ func (e *engine) prepare(shape sudokulab.Shape, set settings) {
 	e.boxFree = make([]int32, 0, size)
 	e.boxStart = make([]int32, n+1)
 	e.boxUsed = make([]uint32, n)
+	e.dom = make([]uint32, size)
 	e.p = make([]float64, size*n)
 	e.pop = make([]uint8, set.samples*size)
 	e.cost = make([]int, set.samples)
@@ -74,9 +99,10 @@ func (e *engine) prepare(shape sudokulab.Shape, set settings) {
 
 // init starts a resolution with the given fixed cells: fixed cells get
 // probability 1 for their symbol; a free cell is uniform over the symbols
-// no fixed cell of its row, column or box holds (the pre-computation of
-// section 2.1), or over all symbols without pre-computation or when the
-// fixed cells exclude every symbol. It returns rho of the new model.
+// of its domain that no fixed cell of its row, column or box holds (the
+// pre-computation of section 2.1), or over its whole domain without
+// pre-computation or when the fixed cells exclude every symbol. The domain
+// is every symbol without a prefilter. It returns rho of the new model.
 func (e *engine) init(fixed []uint8) float64 {
 	n, geo := e.n, e.geo
 	copy(e.fixed, fixed)
@@ -91,7 +117,6 @@ func (e *engine) init(fixed []uint8) float64 {
 			masks[2*n+geo.Box[i]] |= bit
 		}
 	}
-	all := uint32(1)<<n - 1
 	e.free = e.free[:0]
 	for i, v := range fixed {
 		row := e.p[i*n : i*n+n]
@@ -100,11 +125,11 @@ func (e *engine) init(fixed []uint8) float64 {
 			continue
 		}
 		e.free = append(e.free, int32(i))
-		allowed := all
+		allowed := e.dom[i]
 		if e.set.precompute {
 			allowed &^= masks[geo.Row[i]] | masks[n+geo.Col[i]] | masks[2*n+geo.Box[i]]
 			if allowed == 0 {
-				allowed = all
+				allowed = e.dom[i]
 			}
 		}
 		q := 1 / float64(bits.OnesCount32(allowed))
@@ -147,9 +172,8 @@ func (e *engine) rho() float64 {
 func (e *engine) sample(rng *rand.Rand, dst []uint8) {
 	copy(dst, e.fixed)
 	if !e.set.permutations {
-		all := uint32(1)<<e.n - 1
 		for _, i := range e.free {
-			dst[i] = e.draw(rng, int(i), all) + 1
+			dst[i] = e.draw(rng, int(i), e.dom[i]) + 1
 		}
 		return
 	}
@@ -213,9 +237,23 @@ func (e *engine) sampleBox(rng *rand.Rand, dst []uint8, b int) {
 		// Both optimizations: the constraints of the givens come first, so
 		// each cell draws from its own distribution and the box may repeat
 		// a symbol.
-		all := uint32(1)<<n - 1
 		for _, i := range rem {
-			dst[i] = e.draw(rng, int(i), all) + 1
+			dst[i] = e.draw(rng, int(i), e.dom[i]) + 1
+		}
+		return
+	}
+	if e.filtered {
+		// Permutations alone within the domains: each remaining cell draws
+		// uniformly an unused symbol of its domain, or any symbol of its
+		// domain when none is left (the box then repeats a symbol).
+		for _, i := range rem {
+			avail := e.dom[i] &^ used
+			if avail == 0 {
+				avail = e.dom[i]
+			}
+			k := nthBit(avail, rng.IntN(bits.OnesCount32(avail)))
+			dst[i] = uint8(k + 1)
+			used |= 1 << k
 		}
 		return
 	}
@@ -263,11 +301,15 @@ func (e *engine) draw(rng *rand.Rand, i int, avail uint32) uint8 {
 		return uint8(pick(rng, row, avail, s))
 	}
 	avail &= uint32(1)<<n - 1
-	j := rng.IntN(bits.OnesCount32(avail))
+	return uint8(nthBit(avail, rng.IntN(bits.OnesCount32(avail))))
+}
+
+// nthBit returns the index of the j-th (0-based) set bit of x.
+func nthBit(x uint32, j int) int {
 	for ; j > 0; j-- {
-		avail &= avail - 1
+		x &= x - 1
 	}
-	return uint8(bits.TrailingZeros32(avail))
+	return bits.TrailingZeros32(x)
 }
 
 // pick draws an index k with avail's bit k set, with probability

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"sudokulab"
+	"sudokulab/solvers/ac3"
 )
 
 // Engine exposes the EDA operators to the tests.
@@ -99,7 +100,7 @@ func ZoneUsable(shape sudokulab.Shape, zones string, first, fixed []uint8, z int
 // puzzle, each as the values of the box's free cells in row order, and
 // those cells.
 func BlockPermutations(puzzle sudokulab.Grid, box int) (cells []int, perms [][]uint8, err error) {
-	bp, err := admissiblePermutations(puzzle, box)
+	bp, err := admissiblePermutations(puzzle, box, nil)
 	if err != nil || bp == nil {
 		return nil, nil, err
 	}
@@ -108,4 +109,24 @@ func BlockPermutations(puzzle sudokulab.Grid, box int) (cells []int, perms [][]u
 		perms = append(perms, bp.perms[j*k:j*k+k])
 	}
 	return bp.cells, perms, nil
+}
+
+// Restrict prunes puzzle with the engine's prefilter and makes the pruned
+// domains the engine's; Init must follow.
+func (en *Engine) Restrict(puzzle sudokulab.Grid) *ac3.Domains {
+	d, _, err := ac3.Apply(en.e.set.prefilter, puzzle)
+	if err != nil {
+		panic(err)
+	}
+	en.e.restrict(d)
+	return d
+}
+
+// Samples returns the grids the last Step sampled.
+func (en *Engine) Samples() [][]uint8 {
+	var out [][]uint8
+	for j := range en.e.cost {
+		out = append(out, en.e.pop[j*en.e.size:(j+1)*en.e.size])
+	}
+	return out
 }

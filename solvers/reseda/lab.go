@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"sudokulab"
+	"sudokulab/solvers/ac3"
 )
 
 // The parameter names.
@@ -79,6 +80,7 @@ func params() []sudokulab.ParamSpec {
 			Doc: "fix each admissible permutation of the top-left box in turn, one attempt each", Section: "RESEDA §5.2"},
 		{Name: ParamBlockPermutation, Kind: sudokulab.ParamInt, Default: int64(0), Min: 0, Max: MaxBlockPermutations,
 			Doc: "with brute-force: 0 cycles through the admissible permutations; k fixes the k-th in lexicographic order", Section: "RESEDA §5.2"},
+		ac3.Param(ac3.None, "RESEDA §2.1 pre-computation, generalised (extension: Soto et al. 2014 §5)"),
 	}
 }
 
@@ -135,6 +137,21 @@ func presets() []sudokulab.Preset {
 			Description: "section 5.2: one attempt with 27 zones per admissible permutation of the top-left box, cycling until solved (time to success)",
 			Set:         map[string]string{ParamZones: ZonesUnits, ParamBruteForce: "true"}},
 	)
+	// The AC3 prefilter (an extension, Soto et al. 2014 §5) on the main
+	// settings, to measure its effect one parameter away.
+	for _, base := range []string{"reseda-table1-both-a0.7", "reseda-table3-zones3", "reseda-table3-zones27", "reseda-sec5.1-recommended", "reseda-sec5.2-brute-force"} {
+		for _, p := range ps {
+			if p.Name != base {
+				continue
+			}
+			set := map[string]string{ac3.ParamName: ac3.AC3}
+			for k, v := range p.Set {
+				set[k] = v
+			}
+			ps = append(ps, sudokulab.Preset{Name: base + "-ac3", Description: p.Description + "; after the AC3 prefilter (initialization and sampling within the pruned domains)", Set: set})
+			break
+		}
+	}
 	return ps
 }
 
@@ -149,6 +166,7 @@ type settings struct {
 	attempts      int64
 	bruteForce    bool
 	blockPerm     int
+	prefilter     string
 }
 
 func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
@@ -164,6 +182,7 @@ func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
 		attempts:     p.Int(ParamAttempts),
 		bruteForce:   p.Bool(ParamBruteForce),
 		blockPerm:    int(p.Int(ParamBlockPermutation)),
+		prefilter:    p.String(ac3.ParamName),
 	}
 	if s.best > s.samples {
 		return nil, sudokulab.Errorf(sudokulab.EINVALID, "reseda: best (Q1 = %d) cannot exceed samples (Q = %d)", s.best, s.samples)

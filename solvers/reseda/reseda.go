@@ -2,9 +2,11 @@ package reseda
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 
 	"sudokulab"
+	"sudokulab/solvers/ac3"
 )
 
 // solver is RESEDA with its parameters fixed. It keeps its buffers from one
@@ -55,10 +57,19 @@ func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudoku
 	if len(puzzle.Cells) != puzzle.Shape.Cells() {
 		return sudokulab.Result{}, sudokulab.Errorf(sudokulab.EINVALID, "reseda: %d cells for a %s grid", len(puzzle.Cells), puzzle.Shape)
 	}
+	d, _, err := ac3.Apply(s.set.prefilter, puzzle)
+	switch {
+	case errors.Is(err, ac3.ErrNoSolution):
+		return s.infeasible(puzzle, rng), nil
+	case err != nil:
+		return sudokulab.Result{}, err
+	}
+	// Cells the prefilter fixed count as givens; with prefilter none the
+	// grid is the puzzle.
+	givens := d.Grid()
 	var block *blockPermutations
 	if s.set.bruteForce {
-		var err error
-		if block, err = admissiblePermutations(puzzle, 0); err != nil {
+		if block, err = admissiblePermutations(givens, 0, d); err != nil {
 			return sudokulab.Result{}, err
 		}
 		if block != nil && s.set.blockPerm > block.count() {
@@ -66,8 +77,11 @@ func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudoku
 		}
 	}
 	s.prepare(puzzle.Shape, block)
+	if s.set.prefilter != ac3.None {
+		s.e.restrict(d)
+	}
 	r := &search{solver: s, ctx: ctx, budget: budget, rng: rng, obs: obs, bestCost: maxCost}
-	r.run(puzzle, block)
+	r.run(givens, block)
 	res := sudokulab.Result{
 		Grid:        sudokulab.Grid{Shape: puzzle.Shape, Cells: append([]uint8(nil), s.best...)},
 		Cost:        r.bestCost,
@@ -77,6 +91,26 @@ func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudoku
 		Restarts:    r.restarts,
 	}
 	return res, nil
+}
+
+// infeasible is the result for a puzzle the prefilter proved to have no
+// solution: unsolved at once, with each box filled as a random permutation
+// of the symbols its givens lack, and that grid's cost (one evaluation, no
+// generation).
+func (s *solver) infeasible(puzzle sudokulab.Grid, rng *rand.Rand) sudokulab.Result {
+	s.prepare(puzzle.Shape, nil)
+	d := ac3.Unfiltered(puzzle)
+	g := append([]uint8(nil), puzzle.Cells...)
+	n := s.e.n
+	for b := range n {
+		d.FillUnit(g, 2*n+b, rng)
+	}
+	return sudokulab.Result{
+		Grid:        sudokulab.Grid{Shape: puzzle.Shape, Cells: g},
+		Cost:        s.e.costOf(g),
+		Status:      sudokulab.StatusUnsolved,
+		Evaluations: 1,
+	}
 }
 
 // prepare sizes the buffers.

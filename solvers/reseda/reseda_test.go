@@ -8,6 +8,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/internal/paperdata"
+	"sudokulab/solvers/ac3"
 	"sudokulab/solvers/reseda"
 	"sudokulab/solvers/solvertest"
 )
@@ -23,6 +24,12 @@ func TestConformance(t *testing.T) {
 		{"univariate", map[string]string{reseda.ParamPermutations: "false"}},
 		{"permutations-only", map[string]string{reseda.ParamPrecompute: "false"}},
 		{"brute-force", map[string]string{reseda.ParamBruteForce: "true", reseda.ParamZones: reseda.ZonesUnits}},
+		{"ac3", map[string]string{ac3.ParamName: ac3.AC3}},
+		{"ac3-all-zones", map[string]string{ac3.ParamName: ac3.AC3, reseda.ParamZones: reseda.ZonesUnits}},
+		{"ac3-univariate", map[string]string{ac3.ParamName: ac3.AC3, reseda.ParamPermutations: "false"}},
+		{"ac3-permutations-only", map[string]string{ac3.ParamName: ac3.AC3, reseda.ParamPrecompute: "false"}},
+		{"ac3-brute-force", map[string]string{ac3.ParamName: ac3.AC3, reseda.ParamBruteForce: "true", reseda.ParamZones: reseda.ZonesUnits}},
+		{"gac", map[string]string{ac3.ParamName: ac3.GAC}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			solvertest.Run(t, reseda.Info(), solvertest.Options{Params: tc.set})

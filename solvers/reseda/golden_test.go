@@ -1,0 +1,85 @@
+package reseda_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"testing"
+
+	"sudokulab"
+	"sudokulab/internal/paperdata"
+	"sudokulab/solvers/reseda"
+)
+
+// fingerprint runs s and hashes its Result and every Step.
+func fingerprint(t *testing.T, s sudokulab.Solver, puzzle string, budget sudokulab.Budget, seed int64) string {
+	t.Helper()
+	rec := &recorder{}
+	res, err := s.Solve(context.Background(), paperdata.MustGet(puzzle).Puzzle, budget, sudokulab.NewRand(seed), rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%v %d %v %d %d %d\n", res.Grid.Cells, res.Cost, res.Status, res.Evaluations, res.Generations, res.Restarts)
+	for _, st := range rec.steps {
+		fmt.Fprintf(h, "%+v\n", st)
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))[:16]
+}
+
+// TestGolden pins the Result and Steps of fixed seeds, recorded before the
+// prefilter parameter existed: prefilter none (the default) must keep
+// RESEDA exactly as it was.
+func TestGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name, puzzle string
+		set          map[string]string
+		budget       sudokulab.Budget
+		seed         int64
+		want         string
+	}{
+		{"defaults", "reseda-hard", nil, sudokulab.Budget{MaxGenerations: 300}, 1, "77daf3d82bb033a0"},
+		{"27-zones", "ai-escargot", map[string]string{reseda.ParamZones: reseda.ZonesUnits, reseda.ParamAttempts: "1"}, sudokulab.Budget{MaxGenerations: 400}, 2, "7de8944672c5d292"},
+		{"permutations-only", "reseda-medium", map[string]string{reseda.ParamPrecompute: "false"}, sudokulab.Budget{MaxGenerations: 200}, 3, "ffcb102f4ceab372"},
+		{"univariate", "reseda-easy", map[string]string{reseda.ParamPermutations: "false", reseda.ParamZones: reseda.ZonesBoxes}, sudokulab.Budget{MaxGenerations: 200}, 4, "30fa9884a7b1542a"},
+		{"groups", "reseda-medium", map[string]string{reseda.ParamSelection: reseda.SelectGroups}, sudokulab.Budget{MaxEvaluations: 15000}, 5, "f1eb46980ab212e5"},
+		{"brute-force", "ai-escargot", map[string]string{reseda.ParamBruteForce: "true", reseda.ParamZones: reseda.ZonesDiagonal}, sudokulab.Budget{MaxGenerations: 300}, 6, "97e76ddfd916c1d2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, set := range []map[string]string{tc.set, with(tc.set, "prefilter", "none")} {
+				got := fingerprint(t, newSolver(t, set), tc.puzzle, tc.budget, tc.seed)
+				if got != tc.want {
+					t.Errorf("%v: fingerprint %s, want %s", set, got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// with returns a copy of set with k=v.
+func with(set map[string]string, k, v string) map[string]string {
+	c := map[string]string{k: v}
+	for a, b := range set {
+		if a != k {
+			c[a] = b
+		}
+	}
+	return c
+}
+
+// TestAC3SameAsPrecompute checks a consequence of arc consistency on the
+// not-equal constraints: on a puzzle where AC3 fixes no cell (AI Escargot)
+// it removes exactly the symbols the givens exclude, so with the
+// pre-computation on, a first resolution with prefilter=ac3 runs exactly as
+// with prefilter=none. (Partial restarts may differ: when a restart zone
+// leaves a free cell no candidate, none falls back to every symbol and ac3
+// to the cell's domain.)
+func TestAC3SameAsPrecompute(t *testing.T) {
+	set := map[string]string{reseda.ParamZones: reseda.ZonesNone, reseda.ParamAttempts: "1"}
+	for seed := range int64(4) {
+		none := fingerprint(t, newSolver(t, set), "ai-escargot", sudokulab.Budget{}, seed)
+		if got := fingerprint(t, newSolver(t, with(set, "prefilter", "ac3")), "ai-escargot", sudokulab.Budget{}, seed); got != none {
+			t.Errorf("seed %d: ac3 fingerprint %s, none %s", seed, got, none)
+		}
+	}
+}
