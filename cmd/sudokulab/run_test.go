@@ -6,12 +6,19 @@ import (
 	"testing"
 )
 
-// exampleDB returns a fresh copy of lab.db.example to run against.
+// exampleDB returns a fresh copy of lab.db.example (the papers' puzzles
+// and the presets) without its sample runs and ratings, so that tests count
+// only what they record.
 func exampleDB(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "lab.db")
 	if _, errOut, code := run(t, "--db", path, "init", "--from", "../../lab.db.example"); code != 0 {
 		t.Fatalf("init: exit %d: %s", code, errOut)
+	}
+	for _, table := range []string{"trajectory_points", "runs", "experiments", "ratings"} {
+		if _, errOut, code := run(t, "--db", path, "sql", "--write", "DELETE FROM "+table); code != 0 {
+			t.Fatalf("empty %s: exit %d: %s", table, code, errOut)
+		}
 	}
 	return path
 }
