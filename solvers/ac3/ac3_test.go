@@ -238,6 +238,25 @@ func TestApply(t *testing.T) {
 	}
 }
 
+// TestForSolver checks the solvers' entry point: a puzzle the filter
+// proves unsolvable gives unfiltered domains and infeasible, not an error.
+func TestForSolver(t *testing.T) {
+	// r1c1 sees 1-4 in its row, 5-8 in its column and 9 in its box.
+	broken := sudokulab.MustParse("...1234.." + ".9......." + "........." + "5........" + "6........" +
+		"7........" + "8........" + "........." + ".........")
+	d, infeasible, err := ac3.ForSolver(ac3.AC3, broken)
+	if err != nil || !infeasible || d == nil || d.Domain(0) != ac3.Full(9) {
+		t.Errorf("unsolvable: infeasible %v, err %v", infeasible, err)
+	}
+	p := paperdata.MustGet("sato-no77").Puzzle
+	if d, infeasible, err := ac3.ForSolver(ac3.AC3, p); err != nil || infeasible || d == nil {
+		t.Errorf("sato-no77: infeasible %v, err %v", infeasible, err)
+	}
+	if _, _, err := ac3.ForSolver("ac4", p); sudokulab.ErrorCode(err) != sudokulab.EINVALID {
+		t.Errorf("unknown prefilter: err = %v", err)
+	}
+}
+
 // TestFillUnit fills every row, column and box of pruned puzzles and checks
 // that the result is a permutation of the unit that keeps the givens and
 // every cell within its domain, and that it allocates nothing.

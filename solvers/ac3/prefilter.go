@@ -1,6 +1,7 @@
 package ac3
 
 import (
+	"errors"
 	"math/rand/v2"
 
 	"sudokulab"
@@ -32,6 +33,21 @@ func Param(def, section string) sudokulab.ParamSpec {
 		Doc:     "domain filtering before the search; initialization and moves then draw only from the pruned domains: none, ac3 (arc consistency, Soto et al. 2014 §5) or gac (generalized arc consistency on each all-different)",
 		Section: section,
 	}
+}
+
+// ForSolver is Apply as the stochastic solvers use it: when the prefilter
+// proves the puzzle has no solution it returns Unfiltered(puzzle) with
+// infeasible true, so that the solver can still return a filled grid (and
+// the status unsolved) instead of failing. Other errors are returned.
+func ForSolver(prefilter string, puzzle sudokulab.Grid) (d *Domains, infeasible bool, err error) {
+	d, _, err = Apply(prefilter, puzzle)
+	switch {
+	case errors.Is(err, ErrNoSolution):
+		return Unfiltered(puzzle), true, nil
+	case err != nil:
+		return nil, false, err
+	}
+	return d, false, nil
 }
 
 // Apply filters puzzle with the named prefilter (None, AC3 or GAC) and

@@ -51,7 +51,6 @@ package cuckoo
 
 import (
 	"context"
-	"errors"
 	"math/bits"
 	"math/rand/v2"
 
@@ -137,12 +136,8 @@ var _ sudokulab.Solver = (*solver)(nil)
 
 // Solve implements sudokulab.Solver.
 func (sv *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudokulab.Budget, rng *rand.Rand, obs sudokulab.Observer) (sudokulab.Result, error) {
-	d, _, err := ac3.Apply(sv.cfg.prefilter, puzzle)
-	infeasible := errors.Is(err, ac3.ErrNoSolution)
-	switch {
-	case infeasible:
-		d = ac3.Unfiltered(puzzle)
-	case err != nil:
+	d, infeasible, err := ac3.ForSolver(sv.cfg.prefilter, puzzle)
+	if err != nil {
 		return sudokulab.Result{}, err
 	}
 	s := newSearch(puzzle, d, sv.cfg, rng)

@@ -54,7 +54,6 @@ package francoga
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -139,12 +138,8 @@ var _ sudokulab.Solver = (*solver)(nil)
 // puzzle has no solution it returns, unsolved, the best of a first
 // population filled without the prefilter.
 func (sv *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudokulab.Budget, rng *rand.Rand, obs sudokulab.Observer) (sudokulab.Result, error) {
-	d, _, err := ac3.Apply(sv.s.Prefilter, puzzle)
-	infeasible := errors.Is(err, ac3.ErrNoSolution)
-	switch {
-	case infeasible:
-		d = ac3.Unfiltered(puzzle)
-	case err != nil:
+	d, infeasible, err := ac3.ForSolver(sv.s.Prefilter, puzzle)
+	if err != nil {
 		return sudokulab.Result{}, err
 	}
 	e := newEngine(sv.s, puzzle, d, !infeasible && sv.s.Prefilter != ac3.None)

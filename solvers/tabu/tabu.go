@@ -50,7 +50,6 @@ package tabu
 
 import (
 	"context"
-	"errors"
 	"math"
 	"math/rand/v2"
 
@@ -157,12 +156,8 @@ const (
 
 // Solve implements sudokulab.Solver.
 func (sv *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudokulab.Budget, rng *rand.Rand, obs sudokulab.Observer) (sudokulab.Result, error) {
-	d, _, err := ac3.Apply(sv.cfg.prefilter, puzzle)
-	infeasible := errors.Is(err, ac3.ErrNoSolution)
-	switch {
-	case infeasible:
-		d = ac3.Unfiltered(puzzle)
-	case err != nil:
+	d, infeasible, err := ac3.ForSolver(sv.cfg.prefilter, puzzle)
+	if err != nil {
 		return sudokulab.Result{}, err
 	}
 	s := newSearch(puzzle, d, sv.cfg, rng)
