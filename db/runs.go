@@ -121,9 +121,39 @@ func pointsSQL(x sqlx.ExtContext, n int) string {
 	return q
 }
 
-// insertPoints writes points in multi-row INSERTs of PointBatch rows.
+// insertPoints writes the points of one run, numbered 0, 1, 2 ... in slice
+// order whatever their RunID and Seq fields say.
 func insertPoints(ctx context.Context, x sqlx.ExtContext, runID int64, points []sudokulab.TrajectoryPoint) error {
-	args := make([]any, 0, 7*min(len(points), PointBatch))
+	return writePoints(ctx, x, runID, points)
+}
+
+// InsertPoints stores trajectory points of any number of runs, each with
+// its RunID and Seq set, in multi-row INSERTs of PointBatch rows. Given a
+// transaction it prepares the full-size INSERT once per call, so the run
+// engine gathers the points of a whole batch of runs into one call rather
+// than preparing a statement of a different size for every run.
+func InsertPoints(ctx context.Context, x sqlx.ExtContext, points []sudokulab.TrajectoryPoint) error {
+	return writePoints(ctx, x, 0, points)
+}
+
+// preparer is a transaction or pool that can prepare a statement.
+type preparer interface {
+	PreparexContext(ctx context.Context, query string) (*sqlx.Stmt, error)
+}
+
+// writePoints inserts points; a runID of 0 means each point's own RunID and
+// Seq, any other the given run with seq from the slice order.
+func writePoints(ctx context.Context, x sqlx.ExtContext, runID int64, points []sudokulab.TrajectoryPoint) error {
+	var full *sqlx.Stmt
+	if p, ok := x.(preparer); ok && len(points) >= 2*PointBatch {
+		st, err := p.PreparexContext(ctx, pointsSQL(x, PointBatch))
+		if err != nil {
+			return dbError(err, "prepare trajectory insert")
+		}
+		defer st.Close()
+		full = st
+	}
+	args := make([]any, 0, 9*min(len(points), PointBatch))
 	for start := 0; start < len(points); start += PointBatch {
 		batch := points[start:min(start+PointBatch, len(points))]
 		args = args[:0]
@@ -136,10 +166,20 @@ func insertPoints(ctx context.Context, x sqlx.ExtContext, runID int64, points []
 			if p.Convergence != nil {
 				conv = *p.Convergence
 			}
-			args = append(args, runID, int64(start+i), p.Generation, p.Evaluations, p.ElapsedSeconds, int64(p.BestCost), cur, p.Restarts, conv)
+			run, seq := runID, int64(start+i)
+			if runID == 0 {
+				run, seq = p.RunID, int64(p.Seq)
+			}
+			args = append(args, run, seq, p.Generation, p.Evaluations, p.ElapsedSeconds, int64(p.BestCost), cur, p.Restarts, conv)
 		}
-		if _, err := x.ExecContext(ctx, pointsSQL(x, len(batch)), args...); err != nil {
-			return dbError(err, fmt.Sprintf("add trajectory of run %d", runID))
+		var err error
+		if full != nil && len(batch) == PointBatch {
+			_, err = full.ExecContext(ctx, args...)
+		} else {
+			_, err = x.ExecContext(ctx, pointsSQL(x, len(batch)), args...)
+		}
+		if err != nil {
+			return dbError(err, fmt.Sprintf("add trajectory of run %d", args[0]))
 		}
 	}
 	return nil

@@ -578,3 +578,47 @@ func ptr[T any](p *T) any {
 	}
 	return *p
 }
+
+// TestInsertPointsOfSeveralRuns stores the points of two runs, interleaved
+// and more than two full batches, in one transaction, as the run engine
+// does, and reads each run's trajectory back in order.
+func TestInsertPointsOfSeveralRuns(t *testing.T) {
+	ctx := context.Background()
+	d := openTemp(t)
+	puzzle, config, _ := runFixture(t, d)
+	var ids [2]int64
+	var all []sudokulab.TrajectoryPoint
+	want := map[int64][]sudokulab.TrajectoryPoint{}
+	err := d.WithTx(ctx, func(tx *sqlx.Tx) error {
+		for i := range ids {
+			r := &sudokulab.Run{PuzzleID: puzzle.ID, ConfigID: config, Seed: int64(i), Status: sudokulab.StatusUnsolved}
+			id, inserted, err := db.InsertRunIfNew(ctx, tx, r, nil)
+			if err != nil || !inserted {
+				return fmt.Errorf("run %d: inserted %v, %v", i, inserted, err)
+			}
+			ids[i] = id
+		}
+		pts := makePoints(db.PointBatch*3 + 5)
+		for i, p := range pts {
+			p.RunID, p.Seq = ids[i%2], i/2
+			all = append(all, p)
+			want[p.RunID] = append(want[p.RunID], p)
+		}
+		return db.InsertPoints(ctx, tx, all)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		got, err := db.RunTrajectory(ctx, d, id)
+		if err != nil || len(got) != len(want[id]) {
+			t.Fatalf("run %d: %d points, %v; want %d", id, len(got), err, len(want[id]))
+		}
+		for i, p := range got {
+			w := want[id][i]
+			if p.Seq != i || p.Generation != w.Generation || p.BestCost != w.BestCost || ptr(p.CurrentCost) != ptr(w.CurrentCost) {
+				t.Fatalf("run %d point %d: %+v, want %+v", id, i, p, w)
+			}
+		}
+	}
+}

@@ -237,6 +237,7 @@ func Execute(ctx context.Context, d *db.DB, plan Plan, opts Options) (Summary, e
 	// The writer outlives a cancelled ctx: finished runs are kept.
 	wctx := context.WithoutCancel(ctx)
 	var batch []finished
+	var points []sudokulab.TrajectoryPoint
 	var werr error
 	flush := func() {
 		if len(batch) == 0 || werr != nil {
@@ -246,14 +247,23 @@ func Execute(ctx context.Context, d *db.DB, plan Plan, opts Options) (Summary, e
 		var dup []bool
 		werr = d.WithTx(wctx, func(tx *sqlx.Tx) error {
 			dup = dup[:0]
+			points = points[:0]
 			for _, f := range batch {
-				_, inserted, err := db.InsertRunIfNew(wctx, tx, f.run, f.points)
+				id, inserted, err := db.InsertRunIfNew(wctx, tx, f.run, nil)
 				if err != nil {
 					return err
 				}
 				dup = append(dup, !inserted)
+				if inserted {
+					for _, p := range f.points {
+						p.RunID = id
+						points = append(points, p)
+					}
+				}
 			}
-			return nil
+			// The points of the whole batch in one call: the full-size
+			// INSERT is prepared once, not once per run.
+			return db.InsertPoints(wctx, tx, points)
 		})
 		if werr != nil {
 			stop() // nothing more can be recorded: stop the workers
