@@ -182,3 +182,21 @@ func FuzzParse(f *testing.F) {
 		_ = g.Pretty()
 	})
 }
+
+func TestUnitMasks(t *testing.T) {
+	g := sudokulab.MustParse("1..4..1..1..4..1")
+	geo := g.Geometry()
+	masks := make([]uint32, 12)
+	geo.UnitMasks(g.Cells, masks)
+	// Row 1 holds 1 and 4; column 1 holds 1 and 4; box 1 (r1-2, c1-2) holds 1.
+	if masks[0] != 0b1001 || masks[4] != 0b1001 || masks[8] != 0b0001 {
+		t.Errorf("masks %04b", masks)
+	}
+	// r2c1 (cell 4) sees row 2 {1}, column 1 {1, 4} and box 1 {1}.
+	if got := geo.Seen(masks, 4); got != 0b1001 {
+		t.Errorf("Seen(r2c1) = %04b, want 1001", got)
+	}
+	if allocs := testing.AllocsPerRun(10, func() { geo.UnitMasks(g.Cells, masks) }); allocs != 0 {
+		t.Errorf("%v allocations", allocs)
+	}
+}

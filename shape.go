@@ -138,3 +138,26 @@ func (g *Geometry) UnitName(u int) string {
 		return fmt.Sprintf("box %d", u-2*g.N+1)
 	}
 }
+
+// UnitMasks sets masks[u], for each of the 3N units in the order of Units,
+// to the set of symbols the filled cells of unit u hold: bit v-1 for symbol
+// v. masks must have 3N entries; cells are a grid's cells. It allocates
+// nothing, for solvers that recompute it at every restart.
+func (g *Geometry) UnitMasks(cells []uint8, masks []uint32) {
+	n := g.N
+	clear(masks[:3*n])
+	for i, v := range cells {
+		if v != 0 {
+			bit := uint32(1) << (v - 1)
+			masks[g.Row[i]] |= bit
+			masks[n+g.Col[i]] |= bit
+			masks[2*n+g.Box[i]] |= bit
+		}
+	}
+}
+
+// Seen returns the symbols held in the row, column or box of cell i,
+// given masks filled by UnitMasks.
+func (g *Geometry) Seen(masks []uint32, i int) uint32 {
+	return masks[g.Row[i]] | masks[g.N+g.Col[i]] | masks[2*g.N+g.Box[i]]
+}

@@ -98,15 +98,7 @@ func (e *engine) init(puzzle []uint8) float64 {
 	copy(e.fixed, puzzle)
 	clear(e.m)
 	masks := e.masks
-	clear(masks)
-	for i, v := range puzzle {
-		if v != 0 {
-			bit := uint32(1) << (v - 1)
-			masks[geo.Row[i]] |= bit
-			masks[n+geo.Col[i]] |= bit
-			masks[2*n+geo.Box[i]] |= bit
-		}
-	}
+	geo.UnitMasks(puzzle, masks)
 	all := uint32(1)<<n - 1
 	e.free = e.free[:0]
 	for i, v := range puzzle {
@@ -123,7 +115,7 @@ func (e *engine) init(puzzle []uint8) float64 {
 		}
 		allowed := dom
 		if e.set.precompute {
-			allowed &^= masks[geo.Row[i]] | masks[n+geo.Col[i]] | masks[2*n+geo.Box[i]]
+			allowed &^= geo.Seen(masks, i)
 			if allowed == 0 {
 				allowed = dom
 			}

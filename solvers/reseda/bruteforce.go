@@ -46,20 +46,13 @@ func admissiblePermutations(puzzle sudokulab.Grid, box int, d *ac3.Domains) (*bl
 	geo := puzzle.Geometry()
 	n := geo.N
 	masks := make([]uint32, 3*n)
-	for i, v := range puzzle.Cells {
-		if v != 0 {
-			bit := uint32(1) << (v - 1)
-			masks[geo.Row[i]] |= bit
-			masks[n+geo.Col[i]] |= bit
-			masks[2*n+geo.Box[i]] |= bit
-		}
-	}
+	geo.UnitMasks(puzzle.Cells, masks)
 	bp := &blockPermutations{}
 	var allowed []uint32
 	for _, i := range geo.Units[2*n+box] {
 		if puzzle.Cells[i] == 0 {
 			bp.cells = append(bp.cells, i)
-			a := ^(masks[geo.Row[i]] | masks[n+geo.Col[i]] | masks[2*n+box])
+			a := ^geo.Seen(masks, i)
 			if d != nil {
 				a &= uint32(d.Domain(i))
 			}

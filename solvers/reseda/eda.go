@@ -108,15 +108,7 @@ func (e *engine) init(fixed []uint8) float64 {
 	copy(e.fixed, fixed)
 	clear(e.p)
 	masks := e.masks
-	clear(masks)
-	for i, v := range fixed {
-		if v != 0 {
-			bit := uint32(1) << (v - 1)
-			masks[geo.Row[i]] |= bit
-			masks[n+geo.Col[i]] |= bit
-			masks[2*n+geo.Box[i]] |= bit
-		}
-	}
+	geo.UnitMasks(fixed, masks)
 	e.free = e.free[:0]
 	for i, v := range fixed {
 		row := e.p[i*n : i*n+n]
@@ -127,7 +119,7 @@ func (e *engine) init(fixed []uint8) float64 {
 		e.free = append(e.free, int32(i))
 		allowed := e.dom[i]
 		if e.set.precompute {
-			allowed &^= masks[geo.Row[i]] | masks[n+geo.Col[i]] | masks[2*n+geo.Box[i]]
+			allowed &^= geo.Seen(masks, i)
 			if allowed == 0 {
 				allowed = e.dom[i]
 			}
