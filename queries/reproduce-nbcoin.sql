@@ -9,8 +9,9 @@
 --   averages the solved runs; mean_generations counts a failed run as its
 --   whole budget (runs.max_generations). The GA column is Sato and Inoue's
 --   mut+cross+LS as Table II quotes it.
--- parameters: none; it reads the experiment nb-coin-table2 written by
---   scripts/reproduce-nbcoin.sh.
+-- param: experiment nb-coin-table2 the experiment to read (written by
+--   scripts/reproduce-nbcoin.sh); NULL reads the nb-coin runs of every
+--   experiment, such as the samples in lab.db.example.
 WITH paper(seq, puzzle, paper_solved, paper_generations, ga_solved, ga_generations) AS (
   VALUES
     (1, 'sato-no1',   100,    2, 100,    62),
@@ -30,7 +31,7 @@ ours AS (
          SUM(r.generations) / SUM(r.wall_seconds) AS generations_per_second
   FROM run_results r
   JOIN puzzle_catalog pc ON pc.id = r.puzzle_id AND pc.collection = 'nb-coin'
-  WHERE r.experiment = 'nb-coin-table2'
+  WHERE r.solver = 'nb-coin' AND (:experiment IS NULL OR r.experiment = :experiment)
   GROUP BY r.config, pc.label
 )
 SELECT o.config, p.puzzle,

@@ -9,15 +9,19 @@
 --   reached (0 when solved). The paper column quotes the paper for the
 --   puzzle ours stands in for (Soto et al. used Mantere and Koljonen's easy,
 --   medium and hard puzzles, which we do not have).
--- parameters: none; it reads the runs of the experiments tabu-caso1,
---   cuckoo-table1, cuckoo-table2 and prefilter-hard written by
---   scripts/reproduce-tabu-cuckoo.sh.
+-- param: experiment NULL the experiment to read; NULL reads the
+--   experiments tabu-caso1, cuckoo-table1, cuckoo-table2 and prefilter-hard
+--   written by scripts/reproduce-tabu-cuckoo.sh. Any other experiment (such
+--   as example-samples in lab.db.example) shows its franco-tabu and
+--   soto-cuckoo runs without a paper column.
 WITH runs AS (
   SELECT r.experiment, r.config, p.label AS puzzle, r.max_generations AS budget,
          r.solved, r.generations, r.evaluations, r.best_cost, r.wall_seconds
   FROM run_results r
   JOIN puzzle_catalog p ON p.id = r.puzzle_id AND p.collection = 'paper-puzzles'
-  WHERE r.experiment IN ('tabu-caso1', 'cuckoo-table1', 'cuckoo-table2', 'prefilter-hard')
+  WHERE r.solver IN ('franco-tabu', 'soto-cuckoo')
+    AND ((:experiment IS NULL AND r.experiment IN ('tabu-caso1', 'cuckoo-table1', 'cuckoo-table2', 'prefilter-hard'))
+         OR r.experiment = :experiment)
 ),
 ranked AS (
   SELECT runs.*,

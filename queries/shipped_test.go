@@ -129,3 +129,48 @@ func TestQueriesRun(t *testing.T) {
 		})
 	}
 }
+
+// exampleParams are the parameters the reproduction queries need to show
+// the sample runs of lab.db.example rather than a reproduction experiment.
+var exampleParams = map[string]map[string]string{
+	"reproduce-nbcoin":      {"experiment": "NULL"},
+	"reproduce-tabu-cuckoo": {"experiment": "example-samples"},
+}
+
+// TestQueriesOnExample runs every shipped query on lab.db.example itself, as
+// a newcomer would on a fresh clone, and checks that each shows at least
+// one row from the example's sample runs and ratings.
+func TestQueriesOnExample(t *testing.T) {
+	b, err := os.ReadFile("../lab.db.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "lab.db")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := db.OpenOptions(context.Background(), path, db.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	qs, err := queries.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range qs {
+		t.Run(q.Name, func(t *testing.T) {
+			sql, args, err := q.Bind(exampleParams[q.Name])
+			if err != nil {
+				t.Fatal(err)
+			}
+			tab, err := d.ReadQuery(context.Background(), sql, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tab.Columns) == 0 || len(tab.Rows) == 0 {
+				t.Errorf("%d columns, %d rows on lab.db.example; want at least one of each", len(tab.Columns), len(tab.Rows))
+			}
+		})
+	}
+}

@@ -39,4 +39,4 @@ if [ -n "$EXTRA" ]; then
     --collection nb-coin --solver nb-coin $EXTRA
 fi
 
-lab sql -- "$(cat queries/reproduce-nbcoin.sql)"
+lab query reproduce-nbcoin

@@ -87,4 +87,4 @@ lab run --experiment prefilter-hard --jobs "$JOBS" --runs "$RUNS_EXTRA" --max-ge
   --config franco-tabu-union-move --config franco-tabu-union-move-ac3 --config franco-tabu-union-move-gac \
   --config soto-cuckoo-no-prefilter --config soto-cuckoo --config soto-cuckoo-domain-moves --config soto-cuckoo-gac
 
-lab sql -- "$(cat queries/reproduce-tabu-cuckoo.sql)"
+lab query reproduce-tabu-cuckoo
