@@ -175,8 +175,8 @@ func TestConformancePrefilter(t *testing.T) {
 // result and trajectory on a puzzle the filter does not solve.
 func TestPrefilterDeterministic(t *testing.T) {
 	set := map[string]string{ac3.ParamName: ac3.AC3}
-	a := digestRun(t, francoga.Info(), set, "sato-no106", 300, 9)
-	if b := digestRun(t, francoga.Info(), set, "sato-no106", 300, 9); a != b {
+	a := solvertest.Digest(t, francoga.Info(), set, "sato-no106", 300, 9)
+	if b := solvertest.Digest(t, francoga.Info(), set, "sato-no106", 300, 9); a != b {
 		t.Errorf("two runs with seed 9 differ:\n%s\n%s", a, b)
 	}
 }

@@ -1,8 +1,6 @@
 package francoga_test
 
 import (
-	"context"
-	"crypto/sha256"
 	"flag"
 	"fmt"
 	"os"
@@ -10,35 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"sudokulab"
-	"sudokulab/internal/paperdata"
 	"sudokulab/solvers/francoga"
+	"sudokulab/solvers/solvertest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden-*.txt")
-
-// digestRun runs the solver and returns a line with the result's counters
-// and a SHA-256 of the result and every step.
-func digestRun(t *testing.T, info sudokulab.SolverInfo, set map[string]string, puzzle string, gens, seed int64) string {
-	t.Helper()
-	params, err := info.Resolve(set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := info.New(params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := sha256.New()
-	res, err := s.Solve(context.Background(), paperdata.MustGet(puzzle).Puzzle, sudokulab.Budget{MaxGenerations: gens}, sudokulab.NewRand(seed),
-		sudokulab.ObserverFunc(func(st sudokulab.Step) { fmt.Fprintf(h, "%+v\n", st) }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fmt.Fprintf(h, "%+v %s\n", res, res.Grid)
-	return fmt.Sprintf("%s gens=%d seed=%d: %s cost=%d evals=%d generations=%d sha256=%x",
-		puzzle, gens, seed, res.Status, res.Cost, res.Evaluations, res.Generations, h.Sum(nil)[:12])
-}
 
 // TestGoldenUnfiltered compares runs with prefilter none (the paper's
 // behaviour) with testdata/golden-prefilter-none.txt, recorded before the
@@ -59,7 +33,7 @@ func TestGoldenUnfiltered(t *testing.T) {
 		{map[string]string{"population": "100", "mutations": "60"}, "reseda-easy", 2000},
 	} {
 		for seed := int64(1); seed <= 2; seed++ {
-			lines = append(lines, fmt.Sprintf("%v ", tc.set)+digestRun(t, info, tc.set, tc.puzzle, tc.gens, seed))
+			lines = append(lines, fmt.Sprintf("%v ", tc.set)+solvertest.Digest(t, info, tc.set, tc.puzzle, tc.gens, seed))
 		}
 	}
 	compareGolden(t, filepath.Join("testdata", "golden-prefilter-none.txt"), strings.Join(lines, "\n")+"\n")

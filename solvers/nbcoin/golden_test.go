@@ -1,31 +1,12 @@
 package nbcoin_test
 
 import (
-	"context"
-	"crypto/sha256"
-	"fmt"
 	"testing"
 
 	"sudokulab"
-	"sudokulab/internal/paperdata"
 	"sudokulab/solvers/nbcoin"
+	"sudokulab/solvers/solvertest"
 )
-
-// fingerprint runs s and hashes its Result and every Step.
-func fingerprint(t *testing.T, s sudokulab.Solver, puzzle string, budget sudokulab.Budget, seed int64) string {
-	t.Helper()
-	rec := &recorder{}
-	res, err := s.Solve(context.Background(), paperdata.MustGet(puzzle).Puzzle, budget, sudokulab.NewRand(seed), rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%v %d %v %d %d %d\n", res.Grid.Cells, res.Cost, res.Status, res.Evaluations, res.Generations, res.Restarts)
-	for _, st := range rec.steps {
-		fmt.Fprintf(h, "%+v\n", st)
-	}
-	return fmt.Sprintf("%x", h.Sum(nil))[:16]
-}
 
 // TestGolden pins the Result and Steps of fixed seeds, recorded before the
 // prefilter parameter existed: prefilter none (the default) must keep
@@ -45,7 +26,7 @@ func TestGolden(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, set := range []map[string]string{tc.set, with(tc.set, "prefilter", "none")} {
-				got := fingerprint(t, newSolver(t, set), tc.puzzle, tc.budget, tc.seed)
+				got := solvertest.Fingerprint(t, newSolver(t, set), tc.puzzle, tc.budget, tc.seed)
 				if got != tc.want {
 					t.Errorf("%v: fingerprint %s, want %s", set, got, tc.want)
 				}

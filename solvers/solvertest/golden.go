@@ -1,0 +1,55 @@
+package solvertest
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"testing"
+
+	"sudokulab"
+	"sudokulab/internal/paperdata"
+)
+
+// Fingerprint runs s on the named paper puzzle and returns the first 16 hex
+// digits of a SHA-256 of its Result and every Step, for golden tests that
+// pin a solver's behaviour for a seed (a refactoring or a new parameter at
+// its default must not change it).
+func Fingerprint(t *testing.T, s sudokulab.Solver, puzzle string, budget sudokulab.Budget, seed int64) string {
+	t.Helper()
+	rec := &recorder{}
+	res, err := s.Solve(context.Background(), paperdata.MustGet(puzzle).Puzzle, budget, sudokulab.NewRand(seed), rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%v %d %v %d %d %d\n", res.Grid.Cells, res.Cost, res.Status, res.Evaluations, res.Generations, res.Restarts)
+	for _, st := range rec.steps {
+		fmt.Fprintf(h, "%+v\n", st)
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))[:16]
+}
+
+// Digest resolves set against info, runs the solver on the named paper
+// puzzle for at most gens generations, and returns a readable line with the
+// result's counters and a SHA-256 of the result and every step, for golden
+// files of whole runs.
+func Digest(t *testing.T, info sudokulab.SolverInfo, set map[string]string, puzzle string, gens, seed int64) string {
+	t.Helper()
+	params, err := info.Resolve(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := info.New(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	res, err := s.Solve(context.Background(), paperdata.MustGet(puzzle).Puzzle, sudokulab.Budget{MaxGenerations: gens}, sudokulab.NewRand(seed),
+		sudokulab.ObserverFunc(func(st sudokulab.Step) { fmt.Fprintf(h, "%+v\n", st) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(h, "%+v %s\n", res, res.Grid)
+	return fmt.Sprintf("%s gens=%d seed=%d: %s cost=%d evals=%d generations=%d sha256=%x",
+		puzzle, gens, seed, res.Status, res.Cost, res.Evaluations, res.Generations, h.Sum(nil)[:12])
+}
