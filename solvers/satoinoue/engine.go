@@ -69,6 +69,10 @@ type engine struct {
 	tries  int
 	// mboxes lists the boxes with at least two free cells.
 	mboxes []int
+	// boxCells lists the cells of every box, box b's at
+	// boxCells[b*n:(b+1)*n], for Settings.MutationDraw DrawAny.
+	boxCells []int32
+	drawAny  bool
 	// lowThr and highThr are the mutation and disparity mutation rates as
 	// 16-bit thresholds.
 	lowThr, highThr uint32
@@ -84,9 +88,14 @@ type engine struct {
 	bucket         []int32 // counting-sort buckets, one per cost value
 	best           []uint8
 	bestCost       int
-	crossRate      float64
-	perParent      int // children per parent: low-rate then high-rate ones
-	lowKids        int
+	// attemptBest is the best cost of the current attempt (since the last
+	// restart), reached at generation improvedAt; restarts counts them.
+	attemptBest int
+	improvedAt  int64
+	restarts    int64
+	crossRate   float64
+	perParent   int // children per parent: low-rate then high-rate ones
+	lowKids     int
 }
 
 // newEngine makes the engine for puzzle with the domains d. The cells d
@@ -113,11 +122,15 @@ func newEngine(s Settings, puzzle sudokulab.Grid, d *ac3.Domains, filtered bool)
 			}
 		}
 		e.freeAt[b+1] = int32(len(e.free))
+		for _, i := range geo.Units[2*n+b] {
+			e.boxCells = append(e.boxCells, int32(i))
+		}
 		if e.freeAt[b+1]-e.freeAt[b] >= 2 {
 			e.mboxes = append(e.mboxes, b)
 		}
 	}
 	e.lowThr, e.highThr = threshold(s.Mutation), threshold(s.DisparityMutation)
+	e.drawAny = s.MutationDraw == DrawAny
 	e.tries = 1
 	if s.AvoidGivens {
 		e.tries = 10
@@ -146,6 +159,9 @@ func newEngine(s Settings, puzzle sudokulab.Grid, d *ac3.Domains, filtered bool)
 	}
 	p := s.Population
 	e.cur, e.mid, e.kids = newPop(p, n), newPop(p, n), newPop(p*e.perParent, n)
+	if s.Selection == SelectionPool {
+		e.cur = newPop(p*e.perParent, n)
+	}
 	e.elite = newPop(min(max(s.Elitism, 0), p), n)
 	e.order = make([]int32, p*(e.perParent+1))
 	e.bucket = make([]int32, 2*nn+2)
@@ -258,6 +274,9 @@ func (e *engine) mutate(p *pop, k int, thr uint32, rng *rand.Rand) {
 	for mask != 0 {
 		b := e.mboxes[bits.TrailingZeros64(mask)]
 		mask &= mask - 1
+		if e.drawAny && !e.anyFree(b, rng) {
+			continue
+		}
 		if e.filtered {
 			e.domainSwap(p, k, b, rng)
 			continue
@@ -282,6 +301,23 @@ func (e *engine) mutate(p *pop, k int, thr uint32, rng *rand.Rand) {
 			break
 		}
 	}
+}
+
+// anyFree draws two distinct cells of box b among all its cells and
+// reports whether both are free (Settings.MutationDraw DrawAny: a draw
+// that hits a given is an illegal attempt and the box is not mutated).
+// The swap itself is then drawn as for DrawFree, which gives the same
+// distribution over pairs of free cells.
+func (e *engine) anyFree(b int, rng *rand.Rand) bool {
+	n := uint64(e.n)
+	r := rng.Uint64()
+	x := (r & 0xffffffff) * n >> 32
+	y := (r >> 32) * (n - 1) >> 32
+	if y >= x {
+		y++
+	}
+	cells := e.boxCells[b*e.n : (b+1)*e.n]
+	return e.puzzle.Cells[cells[x]] == 0 && e.puzzle.Cells[cells[y]] == 0
 }
 
 // domainSwap swaps two free cells of box b of individual k, drawn
@@ -429,7 +465,7 @@ func (e *engine) tournament(rng *rand.Rand) int {
 // generation makes the next population from e.cur and returns the number
 // of children evaluated.
 func (e *engine) generation(rng *rand.Rand) int64 {
-	p := e.cur.size()
+	p := e.mid.size()
 	e.saveElite()
 	defer e.restoreElite()
 	// Selection and crossover into mid.
@@ -465,7 +501,7 @@ func (e *engine) generation(rng *rand.Rand) int64 {
 		e.plusSelect()
 		return int64(k)
 	}
-	if e.perParent == 1 {
+	if e.perParent == 1 || e.s.Selection == SelectionPool {
 		e.cur, e.kids = e.kids, e.cur
 		return int64(k)
 	}
@@ -584,13 +620,17 @@ func (e *engine) observe(gens, evals int64, obs sudokulab.Observer) {
 			bi = i
 		}
 	}
-	if c := int(e.cur.cost[bi]); c < e.bestCost {
+	c := int(e.cur.cost[bi])
+	if c < e.bestCost {
 		e.bestCost = c
 		cells, _, _ := e.cur.ind(bi)
 		copy(e.best, cells)
 	}
+	if c < e.attemptBest {
+		e.attemptBest, e.improvedAt = c, gens
+	}
 	if obs != nil {
-		obs.Observe(sudokulab.Step{Generation: gens, Evaluations: evals, BestCost: e.bestCost,
+		obs.Observe(sudokulab.Step{Generation: gens, Evaluations: evals, Restarts: e.restarts, BestCost: e.bestCost,
 			CurrentCost: float64(sum) / float64(len(e.cur.cost))})
 	}
 }
@@ -605,7 +645,7 @@ func (e *engine) run(ctx context.Context, budget sudokulab.Budget, rng *rand.Ran
 		e.randomFill(e.cur, k, rng)
 	}
 	evals, gens := int64(p), int64(0)
-	e.bestCost = 1 << 30
+	e.bestCost, e.attemptBest, e.restarts = 1<<30, 1<<30, 0
 	e.observe(gens, evals, obs)
 	status := sudokulab.StatusUnsolved
 	for {
@@ -620,16 +660,27 @@ func (e *engine) run(ctx context.Context, budget sudokulab.Budget, rng *rand.Ran
 			status = sudokulab.StatusOf(err)
 			break
 		}
-		evals += e.generation(rng)
+		if r := int64(e.s.Restart); r > 0 && gens-e.improvedAt >= r {
+			// A new attempt: a fresh first population (ours, see
+			// Settings.Restart); it counts as one generation.
+			for k := 0; k < p; k++ {
+				e.randomFill(e.cur, k, rng)
+			}
+			evals += int64(p)
+			e.restarts++
+			e.attemptBest, e.improvedAt = 1<<30, gens+1
+		} else {
+			evals += e.generation(rng)
+		}
 		gens++
 		e.observe(gens, evals, obs)
 	}
 	g := sudokulab.Grid{Shape: e.puzzle.Shape, Cells: append([]uint8(nil), e.best...)}
-	return sudokulab.Result{Grid: g, Cost: g.Cost(), Status: status, Evaluations: evals, Generations: gens}
+	return sudokulab.Result{Grid: g, Cost: g.Cost(), Status: status, Evaluations: evals, Generations: gens, Restarts: e.restarts}
 }
 
 // String describes the settings, for debugging.
 func (s Settings) String() string {
-	return fmt.Sprintf("%s pop=%d children=%d pc=%g pm=%g t=%d disparity=%v(%g x%d)",
-		s.Variant, s.Population, s.Children, s.Crossover, s.Mutation, s.Tournament, s.Disparity, s.DisparityMutation, s.DisparityChildren)
+	return fmt.Sprintf("%s pop=%d children=%d pc=%g pm=%g t=%d selection=%s elitism=%d scope=%s draw=%s restart=%d disparity=%v(%g x%d)",
+		s.Variant, s.Population, s.Children, s.Crossover, s.Mutation, s.Tournament, s.Selection, s.Elitism, s.MutationScope, s.MutationDraw, s.Restart, s.Disparity, s.DisparityMutation, s.DisparityChildren)
 }

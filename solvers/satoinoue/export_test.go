@@ -27,7 +27,12 @@ func (x Individual) RowMissing(r int) int { _, _, m := x.p.ind(x.k); return int(
 // the given grids as individuals 0, 1, ... of its current population; a
 // grid with empty cells is filled at random.
 func NewTestEngine(puzzle sudokulab.Grid, grids ...sudokulab.Grid) []Individual {
-	e, err := newEngine(Settings{}.withDefaults(), puzzle, ac3.Unfiltered(puzzle), false)
+	return NewTestEngineSettings(Settings{}, puzzle, grids...)
+}
+
+// NewTestEngineSettings is NewTestEngine with settings s.
+func NewTestEngineSettings(s Settings, puzzle sudokulab.Grid, grids ...sudokulab.Grid) []Individual {
+	e, err := newEngine(s.withDefaults(), puzzle, ac3.Unfiltered(puzzle), false)
 	if err != nil {
 		panic(err)
 	}

@@ -54,7 +54,14 @@
 //     sub-block according to the mutation rate") visits every box and, with
 //     the mutation rate, swaps two of its free cells once. MutationScope
 //     "individual" is the other reading tried: with the rate, a child gets
-//     one swap in a random box.
+//     one swap in a random box. MutationDraw "any" is the third: the two
+//     cells are drawn among all the cells of the box and the swap is
+//     skipped when either is a given (the "illegal attempt" of the help
+//     array of Mantere and Koljonen, the paper's references [5-7]); a box
+//     then mutates with the rate times the chance that both draws are
+//     free, 0.08 on average for No. 1's boxes. It reproduces the swap
+//     mutation column of Table 1 where the literal draw solves nothing
+//     (docs/reproduction-ga.md).
 //   - The disparity correction (section V, after Wada et al.) adds, per
 //     parent, DisparityChildren children mutated at the high rate
 //     DisparityMutation alongside the low-rate ones; they compete with them
@@ -67,8 +74,12 @@
 //     place of its E worst; Selection "plus" keeps the P best of parents
 //     and children together. Both are ours, for the investigation in
 //     docs/reproduction-ga.md, as is AvoidGivens (a mutation redraws, up
-//     to 10 times, a swap that repeats a given in a row or column). The
-//     best grid ever seen is kept aside for the result.
+//     to 10 times, a swap that repeats a given in a row or column), and so
+//     are Selection "pool" (all children survive and the next tournaments
+//     draw from them) and Restart (a fresh first population after Restart
+//     generations without a better best of the attempt, the section V
+//     call for "a function for escaping local solution" answered as
+//     RESEDA does). The best grid ever seen is kept aside for the result.
 //
 // Counting: one evaluation per individual whose fitness is computed (the
 // initial population and every child), one generation per GA generation.
@@ -96,12 +107,19 @@ const (
 	SelectionGlobal    = "global"     // the P best of all children
 	SelectionPerParent = "per-parent" // the best child of each parent
 	SelectionPlus      = "plus"       // the P best of parents and children together
+	SelectionPool      = "pool"       // every child; the next tournaments draw from all of them
 )
 
 // The scopes of the mutation rate.
 const (
 	ScopeBox        = "box"        // each box gets a swap with the rate
 	ScopeIndividual = "individual" // each child gets one swap, in a random box, with the rate
+)
+
+// The ways a mutation draws the two cells it swaps in a box.
+const (
+	DrawFree = "free" // two of the box's free cells
+	DrawAny  = "any"  // two of the box's cells; no swap when either is a given
 )
 
 // Settings are the parameters of the GA. A zero field means the paper's
@@ -128,11 +146,25 @@ type Settings struct {
 	// MutationScope says what the mutation rate applies to: ScopeBox
 	// (default) or ScopeIndividual.
 	MutationScope string
+	// MutationDraw says how a box mutation draws its two cells: DrawFree
+	// (default), two distinct free cells, as section III.A.3 describes;
+	// DrawAny, two distinct cells of the whole box, the swap skipped when
+	// either is a given (the "illegal attempt" of the help array of
+	// Mantere and Koljonen, whose chromosome the paper builds on), so that
+	// a box with g givens of N cells mutates with the rate times
+	// (N-g)(N-g-1)/(N(N-1)).
+	MutationDraw string
 	// AvoidGivens makes a mutation redraw (up to 10 times) a swap that
 	// would put a symbol in the row or column of an equal given (not in
 	// this paper). With a prefilter the mutation draws exactly among the
 	// swaps that repeat no given (and, with AC3 or GAC, none does).
 	AvoidGivens bool
+	// Restart, when positive, starts a new attempt from a fresh random
+	// population once the best cost of the current attempt has not
+	// improved for Restart generations (not in the paper: 0, never; the
+	// restart idea of RESEDA, Maire and Prissette 2012, section 4). The
+	// restart takes the place of one generation.
+	Restart int
 	// Tournament is the tournament size (3).
 	Tournament int
 	// Disparity adds the disparity-hypothesis correction (Table 4).
@@ -169,6 +201,9 @@ func (s Settings) withDefaults() Settings {
 	if s.MutationScope == "" {
 		s.MutationScope = ScopeBox
 	}
+	if s.MutationDraw == "" {
+		s.MutationDraw = DrawFree
+	}
 	if s.Tournament == 0 {
 		s.Tournament = 3
 	}
@@ -190,10 +225,12 @@ func New(s Settings) (sudokulab.Solver, error) {
 	switch {
 	case s.Variant != VariantMutation && s.Variant != VariantMutCross && s.Variant != VariantMutCrossLS:
 		return nil, fmt.Errorf("satoinoue: unknown variant %q", s.Variant)
-	case s.Selection != SelectionGlobal && s.Selection != SelectionPerParent && s.Selection != SelectionPlus:
+	case !slices.Contains([]string{SelectionGlobal, SelectionPerParent, SelectionPlus, SelectionPool}, s.Selection):
 		return nil, fmt.Errorf("satoinoue: unknown selection %q", s.Selection)
 	case s.MutationScope != ScopeBox && s.MutationScope != ScopeIndividual:
 		return nil, fmt.Errorf("satoinoue: unknown mutation scope %q", s.MutationScope)
+	case s.MutationDraw != DrawFree && s.MutationDraw != DrawAny:
+		return nil, fmt.Errorf("satoinoue: unknown mutation draw %q", s.MutationDraw)
 	case s.Population < 2:
 		return nil, fmt.Errorf("satoinoue: population %d, want at least 2", s.Population)
 	case s.Children < 1 || s.DisparityChildren < 1 || s.Tournament < 1:

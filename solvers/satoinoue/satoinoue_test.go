@@ -22,6 +22,8 @@ func TestConformanceVariants(t *testing.T) {
 		{"disparity": "true", "population": "50"},
 		{"elitism": "2", "mutation-scope": "individual", "population": "60"},
 		{"selection": "global"},
+		{"selection": "pool", "mutation-draw": "any"},
+		{"variant": satoinoue.VariantMutation, "mutation-draw": "any", "restart": "50"},
 	} {
 		t.Run(fmt.Sprint(set), func(t *testing.T) {
 			solvertest.Run(t, satoinoue.Info(), solvertest.Options{Params: set, Easy: []string{"sato-no1"}, Seeds: 2})
@@ -152,6 +154,7 @@ func TestOperatorsKeepInvariants(t *testing.T) {
 func TestNoAllocationPerGeneration(t *testing.T) {
 	info := satoinoue.Info()
 	for _, set := range []map[string]string{nil, {"disparity": "true"}, {"variant": "mut-cross", "elitism": "3"}, {"selection": "plus"}, {"avoid-givens": "true"},
+		{"selection": "pool", "mutation-draw": "any", "restart": "20"},
 		{ac3.ParamName: ac3.AC3}, {ac3.ParamName: ac3.GAC, "disparity": "true", "avoid-givens": "true"}} {
 		params, err := info.Resolve(set)
 		if err != nil {
@@ -344,5 +347,86 @@ func TestPrefilterNoSolution(t *testing.T) {
 		if v != 0 && res.Grid.Cells[i] != v {
 			t.Fatalf("given at %d changed", i)
 		}
+	}
+}
+
+// TestMutationDrawAny checks the help-array reading of the mutation on a
+// 9x9 puzzle whose only free cells are two cells of box 1: the literal
+// draw swaps them at every box mutation, the "any" draw only when both of
+// its two distinct draws among the box's 9 cells hit them, with
+// probability 2/72.
+func TestMutationDrawAny(t *testing.T) {
+	sol := paperdata.MustGet("sato-no1").Solution
+	puzzle := sol.Clone()
+	puzzle.Cells[0], puzzle.Cells[1] = 0, 0
+	const tries = 7200
+	for _, tc := range []struct {
+		draw     string
+		min, max int
+	}{
+		{satoinoue.DrawFree, tries, tries},
+		{satoinoue.DrawAny, 150, 250}, // expected 200, sd 14
+	} {
+		ind := satoinoue.NewTestEngineSettings(satoinoue.Settings{MutationDraw: tc.draw}, puzzle, sol)[0]
+		rng := sudokulab.NewRand(1)
+		swaps := 0
+		for range tries {
+			before := ind.Cells()[0]
+			satoinoue.Mutate(ind, 1, rng)
+			if ind.Cells()[0] != before {
+				swaps++
+			}
+			if c := ind.Cost(); c != 0 && c != 2 {
+				t.Fatalf("%s: cost %d after swapping two cells of one row, want 0 or 2", tc.draw, c)
+			}
+		}
+		if swaps < tc.min || swaps > tc.max {
+			t.Errorf("draw %s: %d swaps in %d box mutations, want %d to %d", tc.draw, swaps, tries, tc.min, tc.max)
+		}
+	}
+}
+
+// TestRestart checks that Restart starts new attempts when the best stops
+// improving: on AI Escargot with a restart after 10 generations without a
+// better best, a 300-generation run restarts, reports the restarts in its
+// steps and result, and never loses its best grid.
+func TestRestart(t *testing.T) {
+	info := satoinoue.Info()
+	params, err := info.Resolve(map[string]string{"restart": "10", "population": "20"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := info.New(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := paperdata.MustGet("ai-escargot").Puzzle
+	var last sudokulab.Step
+	var drops int
+	r, err := s.Solve(context.Background(), p, sudokulab.Budget{MaxGenerations: 300}, sudokulab.NewRand(3), sudokulab.ObserverFunc(func(st sudokulab.Step) {
+		if st.Restarts < last.Restarts || st.BestCost > last.BestCost && st.Generation > 0 {
+			t.Fatalf("generation %d: restarts %d, best %d after %d, %d", st.Generation, st.Restarts, st.BestCost, last.Restarts, last.BestCost)
+		}
+		if st.Restarts > last.Restarts && st.CurrentCost > last.CurrentCost {
+			drops++ // a fresh population is worse on average than an evolved one
+		}
+		last = st
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Restarts == 0 || r.Restarts != last.Restarts {
+		t.Fatalf("result restarts %d, last step %d: want the same, more than 0", r.Restarts, last.Restarts)
+	}
+	if drops == 0 {
+		t.Errorf("no restart raised the population's mean cost: the population was not renewed")
+	}
+	for i, v := range p.Cells {
+		if v != 0 && r.Grid.Cells[i] != v {
+			t.Fatalf("cell %d holds %d, the given is %d", i, r.Grid.Cells[i], v)
+		}
+	}
+	if r.Cost != last.BestCost {
+		t.Errorf("result cost %d, best cost of the steps %d", r.Cost, last.BestCost)
 	}
 }
