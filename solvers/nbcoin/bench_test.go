@@ -22,6 +22,7 @@ func BenchmarkGeneration(b *testing.B) {
 		{"mean-random", map[string]string{nbcoin.ParamLearning: nbcoin.LearnMean}},
 		{"sum-greedy", map[string]string{nbcoin.ParamOrder: nbcoin.OrderGreedy}},
 		{"sum-random-ac3", map[string]string{ac3.ParamName: ac3.AC3}},
+		{"sum-random-box", map[string]string{nbcoin.ParamCredit: nbcoin.CreditBox}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			p := paperdata.MustGet("sato-no106").Puzzle
@@ -71,13 +72,18 @@ func TestNoAllocations(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() { e.Generation(rng) }); n != 0 {
 		t.Errorf("%v allocations per generation", n)
 	}
+	eb := nbcoin.NewEngine(p.Shape, map[string]string{nbcoin.ParamCredit: nbcoin.CreditBox})
+	eb.Init(p.Cells)
+	if n := testing.AllocsPerRun(20, func() { eb.Generation(rng) }); n != 0 {
+		t.Errorf("credit=box: %v allocations per generation", n)
+	}
 	ea := nbcoin.NewEngine(p.Shape, map[string]string{ac3.ParamName: ac3.AC3})
 	_, fixed := ea.Restrict(p)
 	ea.Init(fixed)
 	if n := testing.AllocsPerRun(20, func() { ea.Generation(rng) }); n != 0 {
 		t.Errorf("ac3: %v allocations per generation", n)
 	}
-	for _, set := range []map[string]string{nil, {ac3.ParamName: ac3.AC3}} {
+	for _, set := range []map[string]string{nil, {ac3.ParamName: ac3.AC3}, {nbcoin.ParamCredit: nbcoin.CreditBox}} {
 		s := newSolver(t, set)
 		allocs := func(gens int64) float64 {
 			return testing.AllocsPerRun(5, func() {

@@ -22,11 +22,11 @@
 //	punish:  M[i][j] -= k/L * sum_b delta_ij(s_b) - k/L^2 * sum_q sum_b delta_iq(s_b)
 //
 // with L = N, the size of one model column, and k the learning step. The
-// nine models evolve independently but are selected together, through the
-// fitness of the whole grid ("co-evolved ... partially influenced by their
-// neighborhood models", section IV). A run stops when a grid is solved or the
-// budget is spent (the paper stops at 100,000 generations); there is no
-// restart.
+// nine models are "co-evolved, that is, they are independently evolved, and
+// at the same time, they are partially influenced by their neighborhood
+// models" (section IV); parameter credit chooses how (see below). A run
+// stops when a grid is solved or the budget is spent (the paper stops at
+// 100,000 generations); there is no restart.
 //
 // The cost recorded is 2N^2 minus the fitness: the symbols missing from the
 // rows and the columns. Boxes are always permutations, so this is the
@@ -50,6 +50,24 @@
 //     written; learning=mean divides the sums by the number of solutions in
 //     the group, so that k is the largest move of an entry in one
 //     generation. The reproduction compares both.
+//   - Which grids teach a box's model. Section IV says only that the models
+//     are co-evolved, "independently evolved, and at the same time ...
+//     partially influenced by their neighborhood models"; section III
+//     selects "the good and the poor solutions from the population". With
+//     credit=grid (the default) the population is ranked once by eq. 1 over
+//     the whole grid and every model learns from the same best and worst C%.
+//     With credit=box each model has its own selection: the population is
+//     ranked, box by box, by eq. 1 restricted to the rows and the columns
+//     that pass through the box (BoxRows rows and BoxCols columns; the box
+//     itself is always a permutation), and box b's model learns only from
+//     box b's best and worst C% (ties go to the earlier grid, as with
+//     credit=grid). The neighbourhood's influence is that those rows and
+//     columns also hold the cells of the boxes beside and above or below.
+//     The paper does not say which it means. With learning=sum, credit=box
+//     solves the easy puzzles of Table II in 3.0 and 3.8 generations on
+//     average (the paper: 2 and 4; credit=grid: 7.5 and 106) and more of
+//     the medium puzzles, but the difficult ones no more than credit=grid
+//     (see docs/reproduction-reseda-nbcoin.md), so the default stays grid.
 //   - The size of the groups: C% of the population, rounded down (37 of 150),
 //     at least 1; the best and the worst groups have the same size, so the
 //     k/L^2 terms of eq. 4 and 5 cancel.

@@ -53,10 +53,12 @@ func (en *Engine) Rank(costs []int) []int {
 }
 
 // Update learns from a population (len = population, ranked by the given
-// costs) and returns the convergence.
+// costs; with credit=box, by the box-local costs of the grids) and returns
+// the convergence.
 func (en *Engine) Update(pop [][]uint8, costs []int) float64 {
 	for j, g := range pop {
 		copy(en.e.pop[j*en.e.size:], g)
+		en.e.evaluate(j)
 	}
 	copy(en.e.cost, costs)
 	en.e.rank()
@@ -69,7 +71,7 @@ func (en *Engine) Generation(rng *rand.Rand) {
 	for j := range e.cost {
 		g := e.pop[j*e.size : (j+1)*e.size]
 		e.sample(rng, g)
-		e.cost[j] = e.costOf(g)
+		e.cost[j] = e.evaluate(j)
 	}
 	e.rank()
 	e.update()
@@ -85,6 +87,12 @@ func (en *Engine) Restrict(puzzle sudokulab.Grid) (*ac3.Domains, []uint8) {
 	}
 	en.e.d = d
 	return d, d.Grid().Cells
+}
+
+// BoxCosts returns the box-local costs of grid j recorded by the last
+// Update or Generation with credit=box, box 0 first.
+func (en *Engine) BoxCosts(j int) []int {
+	return append([]int(nil), en.e.boxCost[j*en.e.n:(j+1)*en.e.n]...)
 }
 
 // Samples returns the grids the last Generation sampled.

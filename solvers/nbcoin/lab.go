@@ -14,6 +14,7 @@ const (
 	ParamLearning   = "learning"
 	ParamPrecompute = "precompute"
 	ParamOrder      = "order"
+	ParamCredit     = "credit"
 )
 
 // The values of the order parameter: the order in which the free cells of
@@ -28,6 +29,13 @@ const (
 const (
 	LearnSum  = "sum"  // eq. 4 and 5 as written: sums over the selected solutions
 	LearnMean = "mean" // the sums divided by the size of the group
+)
+
+// The values of the credit parameter: which grids reward and punish a
+// box's model.
+const (
+	CreditGrid = "grid" // every model learns from the best and worst C% of grids by eq. 1 over the whole grid
+	CreditBox  = "box"  // each box's model learns from the best and worst C% by eq. 1 over the rows and columns through that box
 )
 
 // Info describes NB-COIN for the solver registry.
@@ -51,6 +59,8 @@ func Info() sudokulab.SolverInfo {
 				Doc: "zero the model entries of symbols the givens of the cell's box, row or column hold", Section: "NB-COIN §IV, Fig. 7"},
 			{Name: ParamOrder, Kind: sudokulab.ParamChoice, Default: OrderRandom, Choices: []string{OrderRandom, OrderSequential, OrderGreedy},
 				Doc: "order in which a box's free cells draw their symbols: random (NHBSA), sequential, or greedy (most likely cell first)", Section: "NB-COIN §I, §III (sampling not specified)"},
+			{Name: ParamCredit, Kind: sudokulab.ParamChoice, Default: CreditGrid, Choices: []string{CreditGrid, CreditBox},
+				Doc: "selection of the grids that teach a box's model: grid (default), the best and worst C% by the whole grid's fitness, shared by all models; box, per box, by the fitness restricted to the rows and columns through the box", Section: "NB-COIN §IV (co-evolved models; selection not specified)"},
 			ac3.Param(ac3.None, "NB-COIN §IV pre-computation, generalised (extension: Soto et al. 2014 §5)"),
 		},
 		Presets: []sudokulab.Preset{
@@ -62,6 +72,10 @@ func Info() sudokulab.SolverInfo {
 				Set: map[string]string{ac3.ParamName: ac3.AC3}},
 			{Name: "nb-coin-table2-mean-ac3", Description: "nb-coin-table2-mean after the AC3 prefilter",
 				Set: map[string]string{ParamLearning: LearnMean, ac3.ParamName: ac3.AC3}},
+			{Name: "nb-coin-table2-box", Description: "Table II settings, each box's model taught by its own best and worst C% of grids, ranked by the fitness of the rows and columns through the box (the co-evolution reading of section IV)",
+				Set: map[string]string{ParamCredit: CreditBox}},
+			{Name: "nb-coin-table2-mean-box", Description: "nb-coin-table2-box with eq. 4 and 5 averaged over each group",
+				Set: map[string]string{ParamCredit: CreditBox, ParamLearning: LearnMean}},
 		},
 		New: newSolver,
 	}
@@ -76,6 +90,7 @@ type settings struct {
 	mean       bool
 	precompute bool
 	order      string
+	boxCredit  bool
 	prefilter  string
 }
 
@@ -87,6 +102,7 @@ func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
 		mean:       p.String(ParamLearning) == LearnMean,
 		precompute: p.Bool(ParamPrecompute),
 		order:      p.String(ParamOrder),
+		boxCredit:  p.String(ParamCredit) == CreditBox,
 		prefilter:  p.String(ac3.ParamName),
 	}
 	// At most 50%, rounded down: the two groups never overlap.

@@ -54,6 +54,16 @@ type engine struct {
 	cost    []int
 	order   []int
 	buckets []int
+	// With credit=box: boxUnits lists, box after box, the rows and the
+	// columns (as unit indexes, columns from N) that pass through each box,
+	// boxUnitsPer of them per box; boxCost[j*n+b] is grid j's box-local
+	// cost for box b, the symbols missing from those rows and columns; and
+	// boxOrder[b*population:(b+1)*population] the population ranked by it.
+	boxUnits    []int32
+	boxUnitsPer int
+	boxCost     []int
+	boxOrder    []int
+	unitMiss    []int
 	// best is the best grid of the run.
 	best []uint8
 	// Scratch space.
@@ -85,6 +95,21 @@ func (e *engine) prepare(shape sudokulab.Shape, set settings) {
 	e.best = make([]uint8, size)
 	e.masks = make([]uint32, 3*n)
 	e.rem = make([]int32, 0, n)
+	e.boxUnitsPer = shape.BoxRows + shape.BoxCols
+	e.boxUnits = make([]int32, 0, n*e.boxUnitsPer)
+	for b := range n {
+		// The box's first cell is its top-left corner.
+		first := e.geo.Units[2*n+b][0]
+		for r := range shape.BoxRows {
+			e.boxUnits = append(e.boxUnits, int32(e.geo.Row[first]+r))
+		}
+		for c := range shape.BoxCols {
+			e.boxUnits = append(e.boxUnits, int32(n+e.geo.Col[first]+c))
+		}
+	}
+	e.boxCost = make([]int, set.population*n)
+	e.boxOrder = make([]int, set.population*n)
+	e.unitMiss = make([]int, 2*n)
 }
 
 // init builds the models for the puzzle (section IV, Fig. 7): a given has
@@ -279,9 +304,60 @@ func (e *engine) costOf(g []uint8) int {
 	return missing
 }
 
+// evaluate returns the cost of grid j of the population and, with
+// credit=box, records its box-local costs in boxCost.
+func (e *engine) evaluate(j int) int {
+	n := e.n
+	c := e.costOf(e.pop[j*e.size : (j+1)*e.size])
+	if !e.set.boxCredit {
+		return c
+	}
+	// costOf left the grid's unit masks in e.masks.
+	for u := range e.unitMiss {
+		e.unitMiss[u] = n - bits.OnesCount32(e.masks[u])
+	}
+	bc := e.boxCost[j*n : (j+1)*n]
+	per := e.boxUnitsPer
+	for b := range n {
+		s := 0
+		for _, u := range e.boxUnits[b*per : (b+1)*per] {
+			s += e.unitMiss[u]
+		}
+		bc[b] = s
+	}
+	return c
+}
+
+// rankBoxes fills boxOrder with the population ranked, box by box, by the
+// box-local costs, earlier grids first among equals (a counting sort per
+// box).
+func (e *engine) rankBoxes() {
+	n, p := e.n, len(e.cost)
+	b := e.buckets
+	for box := range n {
+		clear(b)
+		for j := range p {
+			b[e.boxCost[j*n+box]+1]++
+		}
+		for c := 1; c < len(b); c++ {
+			b[c] += b[c-1]
+		}
+		order := e.boxOrder[box*p : (box+1)*p]
+		for j := range p {
+			c := e.boxCost[j*n+box]
+			order[b[c]] = j
+			b[c]++
+		}
+	}
+}
+
 // rank fills order with the population sorted by cost, earlier grids first
-// among equals (a counting sort: costs are small).
+// among equals (a counting sort: costs are small), and with credit=box
+// boxOrder too.
 func (e *engine) rank() {
+	if e.set.boxCredit {
+		e.rankBoxes()
+	}
 	b := e.buckets
 	clear(b)
 	for _, c := range e.cost {
@@ -307,6 +383,10 @@ func (e *engine) update() float64 {
 	if set.mean {
 		w = 1 / float64(g)
 	}
+	if set.boxCredit {
+		e.updateBoxes(kl * w)
+		return e.convergence()
+	}
 	for _, j := range e.order[:g] {
 		s := e.pop[j*size : j*size+size]
 		for _, i := range e.free {
@@ -326,6 +406,32 @@ func (e *engine) update() float64 {
 		e.bound(int(i))
 	}
 	return e.convergence()
+}
+
+// updateBoxes is update with credit=box: each box's model is rewarded by
+// the g grids best for that box's rows and columns and punished by the g
+// worst, each moving an entry by step; then every free cell is bounded.
+func (e *engine) updateBoxes(step float64) {
+	n, size, p, g := e.n, e.size, len(e.cost), e.set.group
+	for b := range n {
+		cells := e.boxFree[e.boxStart[b]:e.boxStart[b+1]]
+		order := e.boxOrder[b*p : (b+1)*p]
+		for _, j := range order[:g] {
+			s := e.pop[j*size : j*size+size]
+			for _, i := range cells {
+				e.m[int(i)*n+int(s[i])-1] += step
+			}
+		}
+		for _, j := range order[p-g:] {
+			s := e.pop[j*size : j*size+size]
+			for _, i := range cells {
+				e.m[int(i)*n+int(s[i])-1] -= step
+			}
+		}
+	}
+	for _, i := range e.free {
+		e.bound(int(i))
+	}
 }
 
 // bound clips cell i's entries to 0, rescales them to sum 1 and caps the
@@ -461,7 +567,7 @@ func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudoku
 			}
 			g := e.pop[j*size : j*size+size]
 			e.sample(rng, g)
-			c := e.costOf(g)
+			c := e.evaluate(j)
 			e.cost[j] = c
 			evals++
 			sum += c

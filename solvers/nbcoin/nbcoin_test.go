@@ -38,6 +38,8 @@ func TestConformance(t *testing.T) {
 		{"ac3-greedy-order", map[string]string{ac3.ParamName: ac3.AC3, nbcoin.ParamOrder: nbcoin.OrderGreedy}},
 		{"ac3-no-precompute", map[string]string{ac3.ParamName: ac3.AC3, nbcoin.ParamPrecompute: "false"}},
 		{"gac", map[string]string{ac3.ParamName: ac3.GAC}},
+		{"box-credit", map[string]string{nbcoin.ParamCredit: nbcoin.CreditBox}},
+		{"box-credit-mean-ac3", map[string]string{nbcoin.ParamCredit: nbcoin.CreditBox, nbcoin.ParamLearning: nbcoin.LearnMean, ac3.ParamName: ac3.AC3}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			solvertest.Run(t, nbcoin.Info(), solvertest.Options{Params: tc.set})

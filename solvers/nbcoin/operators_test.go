@@ -249,3 +249,63 @@ func TestUpdate(t *testing.T) {
 		}
 	})
 }
+
+// TestCreditBox checks credit=box on a 4x4 population where the grid
+// ranking and box 0's ranking disagree. From the solution
+//
+//	1 2 | 3 4
+//	3 4 | 1 2
+//	----+----
+//	2 1 | 4 3
+//	4 3 | 2 1
+//
+// y swaps r1c1 and r1c2 (columns 1 and 2 each miss a symbol: cost 2, all
+// in box 0's columns); x swaps r3c3 and r4c4 (rows 3, 4 and columns 3, 4
+// each miss one: cost 4, none in box 0's rows and columns); z does both
+// swaps with r1c1 and r2c2 instead of r1c1 and r1c2 (cost 8). By the whole
+// grid y is best; by box 0's rows and columns x is.
+func TestCreditBox(t *testing.T) {
+	y := grid4("2134" + "3412" + "2143" + "4321")
+	x := grid4("1234" + "3412" + "2113" + "4324")
+	z := grid4("4234" + "3112" + "2113" + "4324")
+	pop := [][]uint8{y, x, z, y}
+	costs := []int{2, 4, 8, 2}
+	for j, g := range pop {
+		if got := nbcoin.NewEngine(small, nil).Cost(g); got != costs[j] {
+			t.Fatalf("grid %d: cost %d, want %d", j, got, costs[j])
+		}
+	}
+	for _, tc := range []struct {
+		credit string
+		want   []float64 // r1c1's model after one update
+	}{
+		// Rewarded y (2 at r1c1), punished z (4).
+		{nbcoin.CreditGrid, []float64{0.25, 0.35, 0.25, 0.15}},
+		// Box 0 rewarded x (1 at r1c1), punished z (4).
+		{nbcoin.CreditBox, []float64{0.35, 0.25, 0.25, 0.15}},
+	} {
+		t.Run(tc.credit, func(t *testing.T) {
+			e := nbcoin.NewEngine(small, map[string]string{nbcoin.ParamPopulation: "4", nbcoin.ParamCredit: tc.credit})
+			e.Init(grid4(blank4))
+			e.Update(pop, costs)
+			if got := e.M(0); !near(got, tc.want) {
+				t.Errorf("r1c1: M = %v, want %v", got, tc.want)
+			}
+			// Box 3: y is best and z worst (the last of the three at cost
+			// 4) either way; r4c4 holds 1 in y and 4 in z.
+			if got := e.M(15); !near(got, []float64{0.35, 0.25, 0.25, 0.15}) {
+				t.Errorf("r4c4: M = %v", got)
+			}
+			if tc.credit != nbcoin.CreditBox {
+				return
+			}
+			// Box b's cost: the symbols missing from the rows and the
+			// columns through it.
+			for j, want := range [][]int{{2, 0, 2, 0}, {0, 2, 2, 4}, {4, 4, 4, 4}, {2, 0, 2, 0}} {
+				if got := e.BoxCosts(j); !slices.Equal(got, want) {
+					t.Errorf("grid %d: box costs %v, want %v", j, got, want)
+				}
+			}
+		})
+	}
+}
