@@ -80,6 +80,16 @@
 //     least 1 - bound for its other candidates, so a model never freezes; a
 //     cell with a single candidate keeps probability 1.
 //
+// # Restarts (an extension)
+//
+// Parameter restart (0 by default: never, the paper's algorithm) starts a
+// new attempt from the initial models once restart generations have passed
+// without a grid better than the attempt's best so far; the step counts
+// the restart (Step.Restarts, Result.Restarts) and the run's best grid is
+// kept. The paper's failing runs wander around grids of cost 2, the
+// "near-optimal solutions" of its Fig. 2; RESEDA (Maire and Prissette 2012,
+// section 4) answers the same trap by restarting, and so does this option.
+//
 // # The AC3 prefilter (an extension)
 //
 // Parameter prefilter (none by default, the paper's algorithm; ac3 or gac,

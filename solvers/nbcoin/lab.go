@@ -15,6 +15,7 @@ const (
 	ParamPrecompute = "precompute"
 	ParamOrder      = "order"
 	ParamCredit     = "credit"
+	ParamRestart    = "restart"
 )
 
 // The values of the order parameter: the order in which the free cells of
@@ -61,6 +62,8 @@ func Info() sudokulab.SolverInfo {
 				Doc: "order in which a box's free cells draw their symbols: random (NHBSA), sequential, or greedy (most likely cell first)", Section: "NB-COIN §I, §III (sampling not specified)"},
 			{Name: ParamCredit, Kind: sudokulab.ParamChoice, Default: CreditGrid, Choices: []string{CreditGrid, CreditBox},
 				Doc: "selection of the grids that teach a box's model: grid (default), the best and worst C% by the whole grid's fitness, shared by all models; box, per box, by the fitness restricted to the rows and columns through the box", Section: "NB-COIN §IV (co-evolved models; selection not specified)"},
+			{Name: ParamRestart, Kind: sudokulab.ParamInt, Default: int64(0), Min: 0, Max: 1e9,
+				Doc: "start again from the initial models after this many generations without a better grid in the attempt (0: never; not in the paper)", Section: "NB-COIN §V (ours, after RESEDA's restarts)"},
 			ac3.Param(ac3.None, "NB-COIN §IV pre-computation, generalised (extension: Soto et al. 2014 §5)"),
 		},
 		Presets: []sudokulab.Preset{
@@ -76,6 +79,8 @@ func Info() sudokulab.SolverInfo {
 				Set: map[string]string{ParamCredit: CreditBox}},
 			{Name: "nb-coin-table2-mean-box", Description: "nb-coin-table2-box with eq. 4 and 5 averaged over each group",
 				Set: map[string]string{ParamCredit: CreditBox, ParamLearning: LearnMean}},
+			{Name: "nb-coin-table2-box-restart", Description: "ours: nb-coin-table2-box restarted from the initial models after 300 generations without a better grid (see docs/reproduction-reseda-nbcoin.md)",
+				Set: map[string]string{ParamCredit: CreditBox, ParamRestart: "300"}},
 		},
 		New: newSolver,
 	}
@@ -91,6 +96,7 @@ type settings struct {
 	precompute bool
 	order      string
 	boxCredit  bool
+	restart    int64
 	prefilter  string
 }
 
@@ -103,6 +109,7 @@ func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
 		precompute: p.Bool(ParamPrecompute),
 		order:      p.String(ParamOrder),
 		boxCredit:  p.String(ParamCredit) == CreditBox,
+		restart:    p.Int(ParamRestart),
 		prefilter:  p.String(ac3.ParamName),
 	}
 	// At most 50%, rounded down: the two groups never overlap.

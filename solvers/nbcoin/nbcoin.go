@@ -549,8 +549,8 @@ func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudoku
 	}
 	conv := e.init(givens)
 	size := e.size
-	var gens, evals int64
-	bestCost := math.MaxInt
+	var gens, evals, restarts, improvedAt int64
+	bestCost, attemptBest := math.MaxInt, math.MaxInt
 	status := sudokulab.StatusUnsolved
 	for {
 		if gens > 0 {
@@ -576,6 +576,9 @@ func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudoku
 				bestCost = c
 				copy(e.best, g)
 			}
+			if c < attemptBest {
+				attemptBest, improvedAt = c, gens
+			}
 			if c == 0 {
 				solved = true
 				break
@@ -583,11 +586,19 @@ func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudoku
 		}
 		full := done == len(e.cost)
 		if full && !solved {
-			e.rank()
-			conv = e.update()
+			if r := s.set.restart; r > 0 && gens-improvedAt >= r {
+				// A new attempt from the initial models (ours, parameter
+				// restart): the last population teaches nothing.
+				conv = e.init(givens)
+				restarts++
+				attemptBest, improvedAt = math.MaxInt, gens
+			} else {
+				e.rank()
+				conv = e.update()
+			}
 		}
 		if obs != nil {
-			obs.Observe(sudokulab.Step{Generation: gens, Evaluations: evals, BestCost: bestCost,
+			obs.Observe(sudokulab.Step{Generation: gens, Evaluations: evals, Restarts: restarts, BestCost: bestCost,
 				CurrentCost: float64(sum) / float64(max(done, 1)), Convergence: conv})
 		}
 		if solved {
@@ -604,5 +615,6 @@ func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudoku
 		Status:      status,
 		Evaluations: evals,
 		Generations: gens,
+		Restarts:    restarts,
 	}, nil
 }

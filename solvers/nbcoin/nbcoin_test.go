@@ -39,6 +39,7 @@ func TestConformance(t *testing.T) {
 		{"ac3-no-precompute", map[string]string{ac3.ParamName: ac3.AC3, nbcoin.ParamPrecompute: "false"}},
 		{"gac", map[string]string{ac3.ParamName: ac3.GAC}},
 		{"box-credit", map[string]string{nbcoin.ParamCredit: nbcoin.CreditBox}},
+		{"box-credit-restart", map[string]string{nbcoin.ParamCredit: nbcoin.CreditBox, nbcoin.ParamRestart: "20"}},
 		{"box-credit-mean-ac3", map[string]string{nbcoin.ParamCredit: nbcoin.CreditBox, nbcoin.ParamLearning: nbcoin.LearnMean, ac3.ParamName: ac3.AC3}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -152,4 +153,51 @@ func mustDefaults(t *testing.T) sudokulab.Params {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestRestart checks parameter restart: on sato-no106 with a restart after
+// 5 generations without a better grid, a 200-generation run restarts, its
+// steps count the restarts, a restart resets the models to the initial
+// ones (the convergence measure drops back to its value after
+// initialisation), and the best cost never rises.
+func TestRestart(t *testing.T) {
+	p := paperdata.MustGet("sato-no106").Puzzle
+	s := newSolver(t, map[string]string{nbcoin.ParamRestart: "5", nbcoin.ParamPopulation: "30"})
+	var steps []sudokulab.Step
+	r, err := s.Solve(context.Background(), p, sudokulab.Budget{MaxGenerations: 200}, sudokulab.NewRand(2),
+		sudokulab.ObserverFunc(func(st sudokulab.Step) { steps = append(steps, st) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Restarts == 0 || r.Restarts != steps[len(steps)-1].Restarts {
+		t.Fatalf("result restarts %d, last step %d: want equal and more than 0", r.Restarts, steps[len(steps)-1].Restarts)
+	}
+	var resets []float64
+	for i := 1; i < len(steps); i++ {
+		prev, st := steps[i-1], steps[i]
+		if st.BestCost > prev.BestCost || st.Restarts < prev.Restarts {
+			t.Fatalf("generation %d: best %d restarts %d after %d, %d", st.Generation, st.BestCost, st.Restarts, prev.BestCost, prev.Restarts)
+		}
+		if st.Restarts > prev.Restarts {
+			resets = append(resets, st.Convergence)
+		}
+	}
+	for _, c := range resets[1:] {
+		if c != resets[0] {
+			t.Fatalf("convergence after restarts %v: want the initial models' value every time", resets)
+		}
+	}
+	if resets[0] >= steps[resets0(steps)-1].Convergence {
+		t.Errorf("convergence %v after a restart, %v before: the models were not reset", resets[0], steps[resets0(steps)-1].Convergence)
+	}
+}
+
+// resets0 returns the index of the first step that restarted.
+func resets0(steps []sudokulab.Step) int {
+	for i := 1; i < len(steps); i++ {
+		if steps[i].Restarts > steps[i-1].Restarts {
+			return i
+		}
+	}
+	return 0
 }
