@@ -7,7 +7,9 @@
 --   mean_generations_solved averages the solved runs only; mean_best_cost
 --   averages the final best cost of all runs. The experiment ga-ac3 (ours,
 --   not in the papers, so without paper columns) compares the main
---   settings without and with the AC3 prefilter (presets *-ac3).
+--   settings without and with the AC3 prefilter (presets *-ac3). Presets
+--   that are readings or extensions of ours (*-any, *-elite, *-restart) are
+--   shown beside the paper column of the variant they read or extend.
 -- parameters: none; it reads the runs of the experiments ga-table1,
 --   ga-table3-4, ga-franco and ga-ac3 written by scripts/reproduce-ga.sh.
 WITH paper(experiment, config, puzzle, paper_runs, paper_solved, paper_mean) AS (
@@ -43,10 +45,32 @@ WITH paper(experiment, config, puzzle, paper_runs, paper_solved, paper_mean) AS 
     ('ga-table1', 'sato-inoue-mutation-elite',  'sato-no29',  100,  66, 42141),
     ('ga-table1', 'sato-inoue-mutation-elite',  'sato-no77',  100,  35, 77573),
     ('ga-table1', 'sato-inoue-mutation-elite',  'sato-no106', 100,   9, 94314),
+    -- The help-array reading of the mutation beside the same paper columns.
+    ('ga-table1', 'sato-inoue-mutation-any',           'sato-no1',   100, 100,   223),
+    ('ga-table1', 'sato-inoue-mutation-any',           'sato-no11',  100,  96,  6627),
+    ('ga-table1', 'sato-inoue-mutation-any',           'sato-no27',  100,  86, 26961),
+    ('ga-table1', 'sato-inoue-mutation-any',           'sato-no29',  100,  66, 42141),
+    ('ga-table1', 'sato-inoue-mutation-any',           'sato-no77',  100,  35, 77573),
+    ('ga-table1', 'sato-inoue-mutation-any',           'sato-no106', 100,   9, 94314),
+    ('ga-table1', 'sato-inoue-mut-cross-any',          'sato-no1',   100, 100,   105),
+    ('ga-table1', 'sato-inoue-mut-cross-any',          'sato-no11',  100, 100,   247),
+    ('ga-table1', 'sato-inoue-mut-cross-any',          'sato-no27',  100, 100,  2274),
+    ('ga-table1', 'sato-inoue-mut-cross-any',          'sato-no29',  100, 100,  6609),
+    ('ga-table1', 'sato-inoue-mut-cross-any',          'sato-no77',  100, 100, 20658),
+    ('ga-table1', 'sato-inoue-mut-cross-any',          'sato-no106', 100,  74, 56428),
+    -- Ours: mut+cross+LS restarted after 5,000 generations without a better best.
+    ('ga-table1', 'sato-inoue-mut-cross-ls-restart',   'sato-no1',   100, 100,    62),
+    ('ga-table1', 'sato-inoue-mut-cross-ls-restart',   'sato-no11',  100, 100,   137),
+    ('ga-table1', 'sato-inoue-mut-cross-ls-restart',   'sato-no27',  100, 100,   910),
+    ('ga-table1', 'sato-inoue-mut-cross-ls-restart',   'sato-no29',  100, 100,  3193),
+    ('ga-table1', 'sato-inoue-mut-cross-ls-restart',   'sato-no77',  100, 100,  9482),
+    ('ga-table1', 'sato-inoue-mut-cross-ls-restart',   'sato-no106', 100,  96, 26825),
     ('ga-table3-4', 'sato-inoue-mut-cross-ls', 'ai-escargot', 100, 83, 44170),
     ('ga-table3-4', 'sato-inoue-mut-cross-ls', 'sato-sd3',    100, 58, 64259),
     ('ga-table3-4', 'sato-inoue-disparity',    'ai-escargot', 100, 90, 40365),
     ('ga-table3-4', 'sato-inoue-disparity',    'sato-sd3',    100, 62, 62283),
+    ('ga-table3-4', 'sato-inoue-mut-cross-ls-restart', 'ai-escargot', 100, 83, 44170),
+    ('ga-table3-4', 'sato-inoue-mut-cross-ls-restart', 'sato-sd3',    100, 58, 64259),
     -- Franco et al. report one run each (seed 13 and seed 1), solved.
     ('ga-franco', 'franco-table3', 'reseda-medium', 1, 1, 4457),
     ('ga-franco', 'franco-table4', 'reseda-medium', 1, 1, 1792)
