@@ -14,16 +14,7 @@ import (
 
 func newSolver(t testing.TB, set map[string]string) sudokulab.Solver {
 	t.Helper()
-	info := nbcoin.Info()
-	p, err := info.Resolve(set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := info.New(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return solvertest.New(t, nbcoin.Info(), set)
 }
 
 func TestConformance(t *testing.T) {

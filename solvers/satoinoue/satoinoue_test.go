@@ -155,7 +155,7 @@ func TestNoAllocationPerGeneration(t *testing.T) {
 	for _, set := range []map[string]string{nil, {"disparity": "true"}, {"variant": "mut-cross", "elitism": "3"}, {"selection": "plus"}, {"avoid-givens": "true"},
 		{"selection": "pool", "mutation-draw": "any", "restart": "20"},
 		{ac3.ParamName: ac3.AC3}, {ac3.ParamName: ac3.GAC, "disparity": "true", "avoid-givens": "true"}} {
-		s := newSolver(t, set)
+		s := solvertest.New(t, satoinoue.Info(), set)
 		p := paperdata.MustGet("ai-escargot").Puzzle
 		allocs := func(gens int64) float64 {
 			return testing.AllocsPerRun(3, func() {
@@ -383,7 +383,7 @@ func TestMutationDrawAny(t *testing.T) {
 // better best, a 300-generation run restarts, reports the restarts in its
 // steps and result, and never loses its best grid.
 func TestRestart(t *testing.T) {
-	s := newSolver(t, map[string]string{"restart": "10", "population": "20"})
+	s := solvertest.New(t, satoinoue.Info(), map[string]string{"restart": "10", "population": "20"})
 	p := paperdata.MustGet("ai-escargot").Puzzle
 	var last sudokulab.Step
 	var drops int
@@ -413,20 +413,4 @@ func TestRestart(t *testing.T) {
 	if r.Cost != last.BestCost {
 		t.Errorf("result cost %d, best cost of the steps %d", r.Cost, last.BestCost)
 	}
-}
-
-// newSolver returns the GA with the parameters set (the rest at their
-// defaults).
-func newSolver(t testing.TB, set map[string]string) sudokulab.Solver {
-	t.Helper()
-	info := satoinoue.Info()
-	params, err := info.Resolve(set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := info.New(params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
 }

@@ -35,14 +35,7 @@ func Fingerprint(t *testing.T, s sudokulab.Solver, puzzle string, budget sudokul
 // files of whole runs.
 func Digest(t *testing.T, info sudokulab.SolverInfo, set map[string]string, puzzle string, gens, seed int64) string {
 	t.Helper()
-	params, err := info.Resolve(set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := info.New(params)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := New(t, info, set)
 	h := sha256.New()
 	res, err := s.Solve(context.Background(), paperdata.MustGet(puzzle).Puzzle, sudokulab.Budget{MaxGenerations: gens}, sudokulab.NewRand(seed),
 		sudokulab.ObserverFunc(func(st sudokulab.Step) { fmt.Fprintf(h, "%+v\n", st) }))
@@ -52,4 +45,19 @@ func Digest(t *testing.T, info sudokulab.SolverInfo, set map[string]string, puzz
 	fmt.Fprintf(h, "%+v %s\n", res, res.Grid)
 	return fmt.Sprintf("%s gens=%d seed=%d: %s cost=%d evals=%d generations=%d sha256=%x",
 		puzzle, gens, seed, res.Status, res.Cost, res.Evaluations, res.Generations, h.Sum(nil)[:12])
+}
+
+// New resolves set against info (unset parameters take their defaults) and
+// returns the solver, failing the test on an invalid setting.
+func New(t testing.TB, info sudokulab.SolverInfo, set map[string]string) sudokulab.Solver {
+	t.Helper()
+	params, err := info.Resolve(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := info.New(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
