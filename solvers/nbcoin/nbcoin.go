@@ -9,6 +9,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/solvers/ac3"
+	"sudokulab/solvers/internal/model"
 )
 
 // solver is NB-COIN with its parameters fixed. It keeps its buffers from one
@@ -140,30 +141,13 @@ func (e *engine) init(puzzle []uint8) float64 {
 		}
 		allowed := dom
 		if e.set.precompute {
-			allowed &^= geo.Seen(masks, i)
-			if allowed == 0 {
-				allowed = dom
-			}
+			allowed = model.Candidates(geo, masks, i, dom)
 		}
 		e.allowed[i] = allowed
-		q := 1 / float64(bits.OnesCount32(allowed))
-		for k := range n {
-			if allowed&(1<<k) != 0 {
-				row[k] = q
-			}
-		}
+		model.Uniform(row, allowed)
 	}
-	e.boxFree = e.boxFree[:0]
-	for b := range n {
-		e.boxStart[b] = int32(len(e.boxFree))
-		e.boxUsed[b] = masks[2*n+b]
-		for _, i := range geo.Units[2*n+b] {
-			if puzzle[i] == 0 {
-				e.boxFree = append(e.boxFree, int32(i))
-			}
-		}
-	}
-	e.boxStart[n] = int32(len(e.boxFree))
+	e.boxFree = model.BoxFree(geo, puzzle, e.boxFree, e.boxStart)
+	copy(e.boxUsed, masks[2*n:3*n])
 	return e.convergence()
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/solvers/ac3"
+	"sudokulab/solvers/internal/model"
 )
 
 // engine holds the probabilities and the sample buffers of one resolution.
@@ -119,29 +120,12 @@ func (e *engine) init(fixed []uint8) float64 {
 		e.free = append(e.free, int32(i))
 		allowed := e.dom[i]
 		if e.set.precompute {
-			allowed &^= geo.Seen(masks, i)
-			if allowed == 0 {
-				allowed = e.dom[i]
-			}
+			allowed = model.Candidates(geo, masks, i, allowed)
 		}
-		q := 1 / float64(bits.OnesCount32(allowed))
-		for k := range n {
-			if allowed&(1<<k) != 0 {
-				row[k] = q
-			}
-		}
+		model.Uniform(row, allowed)
 	}
-	e.boxFree = e.boxFree[:0]
-	for b := range n {
-		e.boxStart[b] = int32(len(e.boxFree))
-		e.boxUsed[b] = masks[2*n+b]
-		for _, i := range geo.Units[2*n+b] {
-			if fixed[i] == 0 {
-				e.boxFree = append(e.boxFree, int32(i))
-			}
-		}
-	}
-	e.boxStart[n] = int32(len(e.boxFree))
+	e.boxFree = model.BoxFree(geo, fixed, e.boxFree, e.boxStart)
+	copy(e.boxUsed, masks[2*n:3*n])
 	return e.rho()
 }
 
