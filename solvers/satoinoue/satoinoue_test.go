@@ -414,3 +414,23 @@ func TestRestart(t *testing.T) {
 		t.Errorf("result cost %d, best cost of the steps %d", r.Cost, last.BestCost)
 	}
 }
+
+// TestSelectionPool checks selection=pool: every child survives, so the
+// population the next tournaments draw from holds Children times the
+// population (the default, per-parent selection, keeps one per parent).
+func TestSelectionPool(t *testing.T) {
+	p := paperdata.MustGet("sato-no27").Puzzle
+	for _, tc := range []struct {
+		selection string
+		want      int
+	}{{satoinoue.SelectionPool, 20}, {satoinoue.SelectionPerParent, 10}} {
+		e, _ := satoinoue.NewFilteredEngine(satoinoue.Settings{Population: 10, Selection: tc.selection}, p, ac3.None, sudokulab.NewRand(1))
+		rng := sudokulab.NewRand(2)
+		for range 3 {
+			e.Generation(rng)
+		}
+		if cur, _ := e.Individuals(); len(cur) != tc.want {
+			t.Errorf("selection %s: population of %d after 3 generations of 10 parents x 2 children, want %d", tc.selection, len(cur), tc.want)
+		}
+	}
+}
