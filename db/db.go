@@ -4,17 +4,21 @@
 // docs/schema.md; the database is a public interface that people query
 // with their own SQL.
 //
-// The store functions take a sqlx.ExtContext, so they work on the *DB
-// itself (each statement on its own) and on a *sqlx.Tx (several writes in
-// one transaction, see DB.WithTx). Queries are written in portable SQL with
-// ? placeholders passed through Rebind; everything specific to SQLite is in
-// sqlite.go.
+// A database is a SQLite file (the default, embedded) or a PostgreSQL
+// database named by a postgres:// URL, shared by many machines; Open picks
+// the engine by the target's form. The store functions take a
+// sqlx.ExtContext, so they work on the *DB itself (each statement on its
+// own) and on a *sqlx.Tx (several writes in one transaction, see
+// DB.WithTx). Queries are written in SQL both engines read, with ?
+// placeholders passed through Rebind; what differs is in dialect.go,
+// sqlite.go and postgres.go.
 package db
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"path"
 	"time"
 
@@ -22,7 +26,6 @@ import (
 	"github.com/pressly/goose/v3"
 
 	"sudokulab"
-	"sudokulab/migrations"
 )
 
 // DB is an open laboratory database. The embedded *sqlx.DB is the
@@ -31,7 +34,9 @@ import (
 type DB struct {
 	*sqlx.DB
 	path     string
+	dialect  *dialect
 	provider *goose.Provider
+	readOnly bool
 }
 
 // Options adjust OpenOptions.
@@ -39,33 +44,38 @@ type Options struct {
 	// NoMigrate leaves the schema as it is: for inspecting the migration
 	// status of an older file without changing it.
 	NoMigrate bool
-	// MustExist fails instead of creating a new, empty database file.
+	// MustExist fails with an ENOTFOUND error instead of creating a new,
+	// empty database.
 	MustExist bool
-	// ReadOnly opens an existing file for reading only, leaving it exactly
-	// as it is, down to its journal mode: for looking into a file that is
-	// not yours, such as the committed lab.db.example. It implies NoMigrate
-	// and MustExist; every write fails.
+	// ReadOnly opens an existing database for reading only, leaving it
+	// exactly as it is, down to its journal mode: for every command that
+	// only reads, and for looking into a file that is not yours, such as
+	// the committed lab.db.example. It implies NoMigrate and MustExist;
+	// every write fails. CheckVersion tells whether the schema is the one
+	// this program reads.
 	ReadOnly bool
 }
 
-// Open opens the database file at path, creating it if needed, and
-// migrates it up to LatestVersion. A database whose schema is newer than
-// this program is refused with an ECONFLICT error.
-func Open(ctx context.Context, path string) (*DB, error) {
-	return OpenOptions(ctx, path, Options{})
+// Open opens the database target, a SQLite file path or a postgres://
+// URL, creating it if needed, and migrates it up to LatestVersion. A
+// database whose schema is newer than this program is refused with an
+// ECONFLICT error.
+func Open(ctx context.Context, target string) (*DB, error) {
+	return OpenOptions(ctx, target, Options{})
 }
 
 // OpenOptions is Open with options.
-func OpenOptions(ctx context.Context, path string, opts Options) (*DB, error) {
+func OpenOptions(ctx context.Context, target string, opts Options) (*DB, error) {
 	if opts.ReadOnly {
 		opts.NoMigrate, opts.MustExist = true, true
 	}
-	sqlDB, err := openSQLite(ctx, path, opts)
+	dl := dialectOf(target)
+	sqlDB, err := dl.open(ctx, target, opts)
 	if err != nil {
 		return nil, err
 	}
-	d := &DB{DB: sqlx.NewDb(sqlDB, driverName), path: path}
-	d.provider, err = goose.NewProvider(gooseDialect, sqlDB, migrations.FS,
+	d := &DB{DB: sqlx.NewDb(sqlDB, dl.driver), path: Redact(target), dialect: dl, readOnly: opts.ReadOnly}
+	d.provider, err = goose.NewProvider(dl.goose, sqlDB, dl.migrations,
 		goose.WithDisableGlobalRegistry(true), goose.WithTableName(versionTable))
 	if err != nil {
 		sqlDB.Close()
@@ -80,19 +90,86 @@ func OpenOptions(ctx context.Context, path string, opts Options) (*DB, error) {
 	return d, nil
 }
 
-// Path returns the file name the database was opened with.
+// Path returns the database the DB was opened on: the file name, or the
+// URL without its password.
 func (d *DB) Path() string { return d.path }
+
+// Engine returns "SQLite" or "PostgreSQL".
+func (d *DB) Engine() string { return d.dialect.name }
+
+// IsReadOnly reports whether the DB was opened read-only.
+func (d *DB) IsReadOnly() bool { return d.readOnly }
+
+// CheckVersion returns an ECONFLICT error unless the database has the
+// schema this program expects: an older one needs `sudokulab migrate up`
+// (which every writing command does on its own), a newer one a newer
+// sudokulab.
+func (d *DB) CheckVersion(ctx context.Context) error {
+	v, err := d.Version(ctx)
+	if err != nil {
+		return err
+	}
+	switch latest := d.LatestVersion(); {
+	case v == 0:
+		return sudokulab.Errorf(sudokulab.ENOTFOUND, "%s is not a sudokulab database (no schema): create one with sudokulab --db %s init", d.path, d.path)
+	case v < latest:
+		return sudokulab.Errorf(sudokulab.ECONFLICT,
+			"database %s has schema version %d, older than this sudokulab's (%d): run sudokulab --db %s migrate up", d.path, v, latest, d.path)
+	case v > latest:
+		return sudokulab.Errorf(sudokulab.ECONFLICT,
+			"database %s has schema version %d, newer than this sudokulab knows (%d): use a newer sudokulab", d.path, v, latest)
+	}
+	return nil
+}
 
 // Close closes the connection pool.
 func (d *DB) Close() error { return d.DB.Close() }
 
 // WithTx runs fn in a transaction and commits it if fn returns nil; on an
 // error or a panic it rolls back. The error of fn is returned unchanged.
-// On SQLite the transaction takes the write lock when it begins (other
-// writers wait up to 10 s), so keep it short and use it for writes;
-// readers need no transaction.
-func (d *DB) WithTx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err error) {
-	tx, err := d.BeginTxx(ctx, nil)
+//
+// On SQLite the transaction takes the write lock when it begins: other
+// writers wait for it (busy_timeout), so keep it short and use it for
+// writes; readers need no transaction. When the lock stays taken past
+// busy_timeout, or PostgreSQL reports a serialization failure or deadlock,
+// the whole transaction is tried again after a pause, up to TxAttempts
+// times in all, before giving up with an error that says the database was
+// busy. fn may therefore run more than once: it must start from scratch
+// each time.
+func (d *DB) WithTx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
+	return withTx(ctx, d.DB, d.path, fn)
+}
+
+// TxAttempts bounds how many times WithTx runs a transaction that finds
+// the database busy.
+const TxAttempts = 8
+
+// withTx is WithTx on any pool.
+func withTx(ctx context.Context, b beginner, name string, fn func(tx *sqlx.Tx) error) error {
+	wait := 50 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		err := tryTx(ctx, b, fn)
+		if err == nil || !retryable(err) || ctx.Err() != nil {
+			return err
+		}
+		if attempt == TxAttempts {
+			return sudokulab.WrapError(sudokulab.ECONFLICT, err,
+				"database %s stayed busy through %d attempts (another process holds its write lock for long): try again", name, attempt)
+		}
+		// Jitter keeps processes that collided from colliding again.
+		pause := wait/2 + time.Duration(rand.Int64N(int64(wait)))
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(pause):
+		}
+		wait = min(2*wait, 2*time.Second)
+	}
+}
+
+// tryTx runs fn in one transaction.
+func tryTx(ctx context.Context, b beginner, fn func(tx *sqlx.Tx) error) (err error) {
+	tx, err := b.BeginTxx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("db: begin: %w", err)
 	}
@@ -181,7 +258,9 @@ func (d *DB) MigrateStatus(ctx context.Context) ([]MigrationStatus, error) {
 // and version queries on a database without it answer without creating it,
 // so that inspecting a file never writes to it.
 func (d *DB) versioned(ctx context.Context) (bool, error) {
-	ok, err := tableExists(ctx, d.DB, versionTable)
+	var n int
+	err := d.QueryRowxContext(ctx, d.Rebind(d.dialect.tableExists), versionTable).Scan(&n)
+	ok := n > 0
 	if err != nil {
 		return false, fmt.Errorf("db: schema version: %w", err)
 	}
@@ -239,7 +318,7 @@ func (d *DB) Query(ctx context.Context, query string, write bool) (columns []str
 	}
 	defer conn.Close()
 	if !write {
-		restore, err := readOnly(ctx, conn)
+		restore, err := d.dialect.readOnly(ctx, conn)
 		if err != nil {
 			return nil, nil, err
 		}

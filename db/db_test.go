@@ -147,7 +147,10 @@ func TestOpenWithoutMigrating(t *testing.T) {
 func TestOpenMustExist(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "missing.db")
 	_, err := db.OpenOptions(context.Background(), path, db.Options{MustExist: true})
-	wantCode(t, err, sudokulab.EINVALID)
+	wantCode(t, err, sudokulab.ENOTFOUND)
+	if !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "init") {
+		t.Errorf("error %q: want the file named and init suggested", err)
+	}
 	if _, serr := os.Stat(path); serr == nil {
 		t.Error("MustExist created the file")
 	}
@@ -343,5 +346,5 @@ func TestOpenReadOnly(t *testing.T) {
 		t.Fatal("opening read-only changed the file")
 	}
 	_, err = db.OpenOptions(ctx, filepath.Join(t.TempDir(), "missing.db"), db.Options{ReadOnly: true})
-	wantCode(t, err, sudokulab.EINVALID)
+	wantCode(t, err, sudokulab.ENOTFOUND)
 }

@@ -17,7 +17,7 @@ func (d *DB) ReadQuery(ctx context.Context, query string, args ...any) (Table, e
 		return Table{}, fmt.Errorf("db: %w", err)
 	}
 	defer conn.Close()
-	restore, err := readOnly(ctx, conn.Conn)
+	restore, err := d.dialect.readOnly(ctx, conn.Conn)
 	if err != nil {
 		return Table{}, err
 	}

@@ -40,17 +40,12 @@ type beginner interface {
 // error.
 func InsertRun(ctx context.Context, x sqlx.ExtContext, r *sudokulab.Run, points []sudokulab.TrajectoryPoint) (int64, error) {
 	if b, ok := x.(beginner); ok {
-		tx, err := b.BeginTxx(ctx, nil)
+		var id int64
+		err := withTx(ctx, b, "", func(tx *sqlx.Tx) (err error) {
+			id, _, err = insertRun(ctx, tx, r, points, false)
+			return err
+		})
 		if err != nil {
-			return 0, fmt.Errorf("db: begin: %w", err)
-		}
-		defer tx.Rollback()
-		id, _, err := insertRun(ctx, tx, r, points, false)
-		if err != nil {
-			r.ID = 0
-			return 0, err
-		}
-		if err := tx.Commit(); err != nil {
 			r.ID = 0
 			return 0, dbError(err, "add run")
 		}

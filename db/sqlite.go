@@ -1,8 +1,8 @@
 package db
 
 // Everything specific to SQLite is in this file: the driver, the
-// per-connection settings, the read-only switch and the reading of error
-// codes. A PostgreSQL backend replaces this file's functions.
+// per-connection settings and the read-only switch. postgres.go is the
+// same for PostgreSQL; errors.go reads both engines' errors.
 
 import (
 	"context"
@@ -10,7 +10,10 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,16 +23,24 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"sudokulab"
+	"sudokulab/migrations"
 )
 
-// driverName is the database/sql driver of modernc.org/sqlite.
-const driverName = "sqlite"
-
-// gooseDialect is the SQL dialect goose writes its version table in.
-const gooseDialect = goose.DialectSQLite3
-
-// versionTable is the table where goose records applied migrations.
-const versionTable = "goose_db_version"
+// sqliteDialect is SQLite through modernc.org/sqlite (pure Go).
+var sqliteDialect = dialect{
+	name:        "SQLite",
+	driver:      "sqlite",
+	goose:       goose.DialectSQLite3,
+	migrations:  migrations.FS,
+	open:        openSQLite,
+	readOnly:    readOnly,
+	tableExists: `SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table' AND name = ?`,
+	now:         `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
+	lease:       `strftime('%Y-%m-%dT%H:%M:%fZ', 'now', (? / 1000.0) || ' seconds')`,
+	// One writer at a time: a claim inside BEGIN IMMEDIATE sees no other
+	// claim in flight.
+	skipLocked: "",
+}
 
 // connPragmas are set on every new connection by the driver, through the
 // DSN, so that every connection of the pool has them:
@@ -51,7 +62,7 @@ const connPragmas = "_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_pragma
 
 func init() {
 	// sqlx does not know the driver name "sqlite"; it uses ? placeholders.
-	sqlx.BindDriver(driverName, sqlx.QUESTION)
+	sqlx.BindDriver("sqlite", sqlx.QUESTION)
 }
 
 // readOnlyPragmas are the settings of a read-only pool: it cannot change
@@ -79,26 +90,55 @@ func sqliteDSN(path string, opts Options) string {
 func maxOpenConns() int { return max(4, runtime.GOMAXPROCS(0)) }
 
 // openSQLite opens the pool and checks that a connection can be made, so
-// that a bad path or a file that is not a database fails here.
+// that a bad path or a file that is not a database fails here. A file that
+// must exist and does not is an ENOTFOUND error naming `sudokulab init`.
 func openSQLite(ctx context.Context, path string, opts Options) (*sql.DB, error) {
 	if path == "" {
 		return nil, sudokulab.Errorf(sudokulab.EINVALID, "no database file given")
 	}
-	sqlDB, err := sql.Open(driverName, sqliteDSN(path, opts))
-	if err != nil {
-		return nil, fmt.Errorf("db: open %s: %w", path, err)
+	if opts.MustExist {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, sudokulab.Errorf(sudokulab.ENOTFOUND,
+				"database %s does not exist: create it with sudokulab --db %s init (--from lab.db.example for the papers' puzzles)", path, path)
+		}
 	}
-	n := maxOpenConns()
-	sqlDB.SetMaxOpenConns(n)
-	sqlDB.SetMaxIdleConns(n)
-	if err := pingSQLite(ctx, sqlDB); err != nil {
-		sqlDB.Close()
+	sqlDB, err := openSQLitePool(ctx, sqliteDSN(path, opts))
+	if err != nil && opts.ReadOnly && isCantOpen(err) {
+		// A WAL file in a directory we cannot write, closed cleanly (no
+		// -shm beside it): SQLite cannot make the shared-memory file a
+		// reader needs. Nobody can write there either, so the file can be
+		// read as immutable.
+		sqlDB, err = openSQLitePool(ctx, sqliteDSN(path, opts)+"&immutable=1")
+	}
+	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, err
 		}
 		return nil, sudokulab.Errorf(sudokulab.EINVALID, "open database %s: %s", path, dbMessage(err))
 	}
 	return sqlDB, nil
+}
+
+// openSQLitePool opens a pool on dsn and makes its first connection.
+func openSQLitePool(ctx context.Context, dsn string) (*sql.DB, error) {
+	sqlDB, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	n := maxOpenConns()
+	sqlDB.SetMaxOpenConns(n)
+	sqlDB.SetMaxIdleConns(n)
+	if err := pingSQLite(ctx, sqlDB); err != nil {
+		sqlDB.Close()
+		return nil, err
+	}
+	return sqlDB, nil
+}
+
+// isCantOpen reports whether err is SQLite's "unable to open database file".
+func isCantOpen(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_CANTOPEN
 }
 
 // pingSQLite makes the first connection. While another process creates
@@ -118,12 +158,6 @@ func pingSQLite(ctx context.Context, sqlDB *sql.DB) error {
 		case <-time.After(wait):
 		}
 	}
-}
-
-// isBusy reports whether err is SQLite's "database is locked".
-func isBusy(err error) bool {
-	var se *sqlite.Error
-	return errors.As(err, &se) && (se.Code()&0xff == sqlite3.SQLITE_BUSY || se.Code()&0xff == sqlite3.SQLITE_LOCKED)
 }
 
 // readOnly makes conn refuse every change until restore is called. The
@@ -152,15 +186,44 @@ func readOnly(ctx context.Context, conn *sql.Conn) (restore func(), err error) {
 }
 
 // readOnlyAuthorizer refuses the statements query_only lets through that
-// could undo it or reach other files.
+// could undo it, change the file or reach other files: ATTACH, DETACH,
+// and every PRAGMA but those that only read (ReadOnlyPragmas), and those
+// only without a value.
 func readOnlyAuthorizer(action sqlite.AuthorizerActionCode, arg1, arg2, _, _ string) sqlite.AuthorizerReturnCode {
-	switch {
-	case action == sqlite.AuthPragma && strings.EqualFold(arg1, "query_only") && arg2 != "":
+	switch action {
+	case sqlite.AuthAttach, sqlite.AuthDetach:
 		return sqlite.AuthorizerDeny
-	case action == sqlite.AuthAttach || action == sqlite.AuthDetach:
-		return sqlite.AuthorizerDeny
+	case sqlite.AuthPragma:
+		name := strings.ToLower(arg1)
+		if withArg, ok := readPragmas[name]; !ok || (arg2 != "" && !withArg) {
+			return sqlite.AuthorizerDeny
+		}
 	}
 	return sqlite.AuthorizerOK
+}
+
+// readPragmas are the pragmas a read-only command may run: true for those
+// whose argument names a table, index or limit rather than sets a value.
+var readPragmas = map[string]bool{
+	"application_id": false, "auto_vacuum": false, "cache_size": false, "collation_list": false,
+	"compile_options": false, "data_version": false, "database_list": false, "encoding": false,
+	"foreign_key_check": true, "foreign_key_list": true, "foreign_keys": false, "freelist_count": false,
+	"function_list": false, "index_info": true, "index_list": true, "index_xinfo": true,
+	"integrity_check": true, "journal_mode": false, "module_list": false, "page_count": false,
+	"page_size": false, "pragma_list": false, "query_only": false, "quick_check": true,
+	"schema_version": false, "synchronous": false, "table_info": true, "table_list": true,
+	"table_xinfo": true, "user_version": false,
+}
+
+// ReadOnlyPragmas lists, sorted, the SQLite pragmas that `sudokulab sql`
+// runs without --write (settable ones only to read their value).
+func ReadOnlyPragmas() []string {
+	out := make([]string, 0, len(readPragmas))
+	for p := range readPragmas {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // setAuthorizer installs fn (nil: none) on the connection under conn.
@@ -174,71 +237,3 @@ func setAuthorizer(conn *sql.Conn, fn sqlite.AuthorizerFn) error {
 	})
 }
 
-// tableExists reports whether the database has a table called name.
-func tableExists(ctx context.Context, x sqlx.QueryerContext, name string) (bool, error) {
-	var n int
-	err := x.QueryRowxContext(ctx, `SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table' AND name = ?`, name).Scan(&n)
-	return n > 0, err
-}
-
-// constraint kinds, as told by constraintOf.
-type constraint int
-
-const (
-	constraintNone constraint = iota
-	constraintUnique
-	constraintForeignKey
-	constraintCheck
-	constraintNotNull
-)
-
-// constraintOf tells which kind of constraint err reports broken, if any.
-func constraintOf(err error) constraint {
-	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return constraintNone
-	}
-	switch se.Code() {
-	case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
-		return constraintUnique
-	case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
-		return constraintForeignKey
-	case sqlite3.SQLITE_CONSTRAINT_CHECK:
-		return constraintCheck
-	case sqlite3.SQLITE_CONSTRAINT_NOTNULL:
-		return constraintNotNull
-	}
-	return constraintNone
-}
-
-// dbMessage returns the database's own message for err, as the sqlite3
-// shell would print it: "no such column: x" rather than the driver's
-// "SQL logic error: no such column: x (1)".
-func dbMessage(err error) string {
-	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return err.Error()
-	}
-	msg := strings.TrimSuffix(se.Error(), " (SQLITE_BUSY)")
-	if i := strings.LastIndex(msg, " ("); i >= 0 && strings.HasSuffix(msg, ")") && isDigits(msg[i+2:len(msg)-1]) {
-		msg = msg[:i]
-	}
-	// The driver writes "<description of the code>: <message>" when SQLite
-	// has a specific message; the descriptions hold no colon.
-	if _, rest, ok := strings.Cut(msg, ": "); ok {
-		msg = rest
-	}
-	return msg
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}

@@ -89,7 +89,7 @@ func TestErrors(t *testing.T) {
 		{"bad predicate", []string{"--db", dbPath, "puzzles", "list", "--where", "givens <"}, exitInvalid, "syntax error"},
 		{"read-only sql", []string{"--db", dbPath, "sql", "DELETE FROM puzzles"}, exitInvalid, "readonly"},
 		{"no such puzzle", []string{"--db", dbPath, "puzzles", "show", "99"}, exitNotFound, "99"},
-		{"status of a missing file", []string{"--db", filepath.Join(t.TempDir(), "none.db"), "migrate", "status"}, exitInvalid, "none.db"},
+		{"status of a missing file", []string{"--db", filepath.Join(t.TempDir(), "none.db"), "migrate", "status"}, exitNotFound, "none.db does not exist"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

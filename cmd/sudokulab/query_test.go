@@ -127,7 +127,7 @@ func TestQueryErrors(t *testing.T) {
 		{"bad setting", []string{"query", "history", "--param", "config"}, exitInvalid, `--param "config": want NAME=VALUE`},
 		{"twice", []string{"query", "history", "-p", "config=a", "-p", "config=b"}, exitInvalid, "--param config given twice"},
 		{"two names", []string{"query", "history", "convergence"}, exitInvalid, "query takes one NAME"},
-		{"no database", []string{"--db", path + ".missing", "query", "history"}, exitInvalid, "unable to open database file"},
+		{"no database", []string{"--db", path + ".missing", "query", "history"}, exitNotFound, "lab.db.missing does not exist"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

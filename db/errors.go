@@ -1,0 +1,110 @@
+package db
+
+// Reading the engines' errors: which constraint a statement broke, whether
+// it may succeed if tried again, and the engine's own message.
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// constraint kinds, as told by constraintOf.
+type constraint int
+
+const (
+	constraintNone constraint = iota
+	constraintUnique
+	constraintForeignKey
+	constraintCheck
+	constraintNotNull
+)
+
+// constraintOf tells which kind of constraint err reports broken, if any.
+func constraintOf(err error) constraint {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			return constraintUnique
+		case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+			return constraintForeignKey
+		case sqlite3.SQLITE_CONSTRAINT_CHECK:
+			return constraintCheck
+		case sqlite3.SQLITE_CONSTRAINT_NOTNULL:
+			return constraintNotNull
+		}
+		return constraintNone
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code {
+		case "23505":
+			return constraintUnique
+		case "23503":
+			return constraintForeignKey
+		case "23514":
+			return constraintCheck
+		case "23502":
+			return constraintNotNull
+		}
+	}
+	return constraintNone
+}
+
+// isBusy reports whether err says another connection holds a lock:
+// SQLite's "database is locked".
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && (se.Code()&0xff == sqlite3.SQLITE_BUSY || se.Code()&0xff == sqlite3.SQLITE_LOCKED)
+}
+
+// retryable reports whether a transaction that failed with err may succeed
+// when run again from the start: SQLite's lock still held after
+// busy_timeout, PostgreSQL's serialization failures and deadlocks.
+func retryable(err error) bool {
+	if isBusy(err) {
+		return true
+	}
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+}
+
+// dbMessage returns the database's own message for err, as its shell would
+// print it: "no such column: x" rather than the driver's "SQL logic error:
+// no such column: x (1)".
+func dbMessage(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Message
+	}
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return err.Error()
+	}
+	msg := strings.TrimSuffix(se.Error(), " (SQLITE_BUSY)")
+	if i := strings.LastIndex(msg, " ("); i >= 0 && strings.HasSuffix(msg, ")") && isDigits(msg[i+2:len(msg)-1]) {
+		msg = msg[:i]
+	}
+	// The driver writes "<description of the code>: <message>" when SQLite
+	// has a specific message; the descriptions hold no colon.
+	if _, rest, ok := strings.Cut(msg, ": "); ok {
+		msg = rest
+	}
+	return msg
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,137 @@
+package db
+
+// Everything specific to PostgreSQL is in this file: the driver (pgx
+// through database/sql), opening a pool, creating the database for init,
+// and the read-only switch. sqlite.go is the same for SQLite.
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+
+	"sudokulab"
+	"sudokulab/migrations"
+)
+
+// postgresDialect is PostgreSQL through github.com/jackc/pgx/v5/stdlib.
+var postgresDialect = dialect{
+	name:        "PostgreSQL",
+	driver:      "pgx",
+	goose:       goose.DialectPostgres,
+	migrations:  migrations.PostgresFS,
+	open:        openPostgres,
+	readOnly:    readOnlyPostgres,
+	tableExists: `SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?`,
+	now:         `to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+	lease:       `to_char((clock_timestamp() + CAST(? AS bigint) * interval '1 millisecond') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+	skipLocked:  " FOR UPDATE SKIP LOCKED",
+}
+
+// postgresConns bounds each process's pool: every worker process holds
+// one, and the server's default max_connections is 100.
+const postgresConns = 4
+
+// openPostgres opens a pool on the database the URL target names. A
+// database that does not exist is created when opts allow it (init), and
+// an ENOTFOUND error otherwise. A read-only pool makes every transaction
+// read-only on the server.
+func openPostgres(ctx context.Context, target string, opts Options) (*sql.DB, error) {
+	cfg, err := pgx.ParseConfig(target)
+	if err != nil {
+		return nil, sudokulab.Errorf(sudokulab.EINVALID, "database URL %s: %s", Redact(target), err)
+	}
+	if opts.ReadOnly {
+		cfg.RuntimeParams["default_transaction_read_only"] = "on"
+	}
+	open := func() (*sql.DB, error) {
+		sqlDB := stdlib.OpenDB(*cfg)
+		sqlDB.SetMaxOpenConns(postgresConns)
+		sqlDB.SetMaxIdleConns(postgresConns)
+		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+		if err := sqlDB.PingContext(ctx); err != nil {
+			sqlDB.Close()
+			return nil, err
+		}
+		return sqlDB, nil
+	}
+	sqlDB, err := open()
+	if err != nil && pgCode(err) == "3D000" && !opts.MustExist {
+		if err = createPostgresDatabase(ctx, cfg); err == nil {
+			sqlDB, err = open()
+		}
+	}
+	switch {
+	case err == nil:
+		return sqlDB, nil
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return nil, err
+	case pgCode(err) == "3D000":
+		return nil, sudokulab.Errorf(sudokulab.ENOTFOUND,
+			"database %s does not exist: create it with sudokulab --db '%s' init", cfg.Database, Redact(target))
+	}
+	return nil, sudokulab.Errorf(sudokulab.EINVALID, "open database %s: %s", Redact(target), dbMessage(err))
+}
+
+// createPostgresDatabase creates the database cfg names, connecting to the
+// server's maintenance database "postgres" to do it. Another process
+// creating it at the same time is no error.
+func createPostgresDatabase(ctx context.Context, cfg *pgx.ConnConfig) error {
+	admin := cfg.Copy()
+	admin.Database = "postgres"
+	conn, err := pgx.ConnectConfig(ctx, admin)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	_, err = conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{cfg.Database}.Sanitize())
+	if pgCode(err) == "42P04" { // duplicate_database
+		return nil
+	}
+	return err
+}
+
+// pgCode returns the SQLSTATE of a PostgreSQL error, or "".
+func pgCode(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code
+	}
+	return ""
+}
+
+// readOnlyPostgres opens a read-only transaction on conn: the server
+// refuses every change until restore rolls it back. The statements run in
+// between cannot end it: pgx sends one statement per query.
+func readOnlyPostgres(ctx context.Context, conn *sql.Conn) (restore func(), err error) {
+	if _, err := conn.ExecContext(ctx, "BEGIN READ ONLY"); err != nil {
+		return nil, fmt.Errorf("db: read-only mode: %w", err)
+	}
+	return func() {
+		if _, err := conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK"); err != nil {
+			conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}, nil
+}
+
+// Redact returns a database target fit to print: a URL without its
+// password; a file path unchanged.
+func Redact(target string) string {
+	if !IsPostgres(target) {
+		return target
+	}
+	u, err := url.Parse(target)
+	if err != nil {
+		return strings.SplitN(target, "@", 2)[len(strings.SplitN(target, "@", 2))-1]
+	}
+	return u.Redacted()
+}
