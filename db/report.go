@@ -63,40 +63,96 @@ func ConfigTable(ctx context.Context, x sqlx.ExtContext) (Table, error) {
 	return t, dbError(err, "list configurations")
 }
 
-// ExperimentTable lists the experiments with what they hold so far.
+// ExperimentTable lists the experiments with what they hold so far: the
+// runs planned (work queued), done, and the runs that belong to them.
 func ExperimentTable(ctx context.Context, x sqlx.ExtContext) (Table, error) {
 	t, err := queryTable(ctx, x, `
+		WITH w AS (
+		  SELECT experiment_id, COUNT(*) AS planned,
+		         SUM(CASE WHEN state = 'done' THEN 1 ELSE 0 END) AS done
+		  FROM work GROUP BY experiment_id),
+		r AS (
+		  SELECT er.experiment_id,
+		         COUNT(DISTINCT r.config_id) AS configs,
+		         COUNT(DISTINCT r.puzzle_id) AS puzzles,
+		         COUNT(*) AS runs,
+		         SUM(CASE WHEN r.status = 'solved' THEN 1 ELSE 0 END) AS solved,
+		         MIN(r.started_at) AS first_run, MAX(r.finished_at) AS last_run
+		  FROM experiment_runs er JOIN runs r ON r.id = er.run_id
+		  GROUP BY er.experiment_id)
 		SELECT e.name,
-		       COUNT(DISTINCT r.config_id) AS configs,
-		       COUNT(DISTINCT r.puzzle_id) AS puzzles,
-		       COUNT(r.id) AS runs,
-		       COALESCE(SUM(CASE WHEN r.status = 'solved' THEN 1 ELSE 0 END), 0) AS solved,
-		       MIN(r.started_at) AS first_run, MAX(r.finished_at) AS last_run,
+		       COALESCE(r.configs, 0) AS configs,
+		       COALESCE(r.puzzles, 0) AS puzzles,
+		       COALESCE(w.planned, r.runs, 0) AS planned,
+		       COALESCE(r.runs, 0) AS runs,
+		       COALESCE(r.solved, 0) AS solved,
+		       r.first_run, r.last_run,
 		       e.description
-		FROM experiments e LEFT JOIN runs r ON r.experiment_id = e.id
-		GROUP BY e.id, e.name, e.description
+		FROM experiments e
+		LEFT JOIN w ON w.experiment_id = e.id
+		LEFT JOIN r ON r.experiment_id = e.id
 		ORDER BY e.name`)
 	return t, dbError(err, "list experiments")
 }
 
-// ExperimentDetail summarises the runs of the named experiment per
-// configuration; an unknown name gives no rows.
+// ExperimentDetail summarises the named experiment per configuration: its
+// work pending, running (under a live lease), lapsed (its worker died; to
+// be taken again), abandoned and done, and what its runs say. An unknown
+// name gives no rows.
 func ExperimentDetail(ctx context.Context, x sqlx.ExtContext, name string) (Table, error) {
+	now := nowOf(x)
 	t, err := queryTable(ctx, x, `
+		WITH e AS (SELECT id FROM experiments WHERE name = ?),
+		w AS (
+		  SELECT config_id,
+		         SUM(CASE WHEN state = 'pending' THEN 1 ELSE 0 END) AS pending,
+		         SUM(CASE WHEN state = 'running' AND lease_until >= `+now+` THEN 1 ELSE 0 END) AS running,
+		         SUM(CASE WHEN state = 'running' AND lease_until < `+now+` AND attempts < ? THEN 1 ELSE 0 END) AS lapsed,
+		         SUM(CASE WHEN state = 'running' AND lease_until < `+now+` AND attempts >= ? THEN 1 ELSE 0 END) AS abandoned,
+		         SUM(CASE WHEN state = 'done' THEN 1 ELSE 0 END) AS done
+		  FROM work WHERE experiment_id = (SELECT id FROM e) GROUP BY config_id),
+		r AS (
+		  SELECT r.config_id,
+		         COUNT(DISTINCT r.puzzle_id) AS puzzles,
+		         COUNT(*) AS runs,
+		         SUM(CASE WHEN r.status = 'solved' THEN 1 ELSE 0 END) AS solved,
+		         ROUND(100.0 * SUM(CASE WHEN r.status = 'solved' THEN 1 ELSE 0 END) / COUNT(*), 1) AS success_pct,
+		         ROUND(AVG(CASE WHEN r.status = 'solved' THEN r.evaluations END), 1) AS mean_evaluations_solved,
+		         SUM(CASE WHEN r.status = 'error' THEN 1 ELSE 0 END) AS errors,
+		         MIN(r.started_at) AS first_run, MAX(r.finished_at) AS last_run
+		  FROM experiment_runs er JOIN runs r ON r.id = er.run_id
+		  WHERE er.experiment_id = (SELECT id FROM e)
+		  GROUP BY r.config_id)
 		SELECT c.name AS config, c.solver,
-		       COUNT(DISTINCT r.puzzle_id) AS puzzles,
-		       COUNT(r.id) AS runs,
-		       SUM(CASE WHEN r.status = 'solved' THEN 1 ELSE 0 END) AS solved,
-		       ROUND(100.0 * SUM(CASE WHEN r.status = 'solved' THEN 1 ELSE 0 END) / COUNT(r.id), 1) AS success_pct,
-		       ROUND(AVG(CASE WHEN r.status = 'solved' THEN r.evaluations END), 1) AS mean_evaluations_solved,
-		       SUM(CASE WHEN r.status = 'error' THEN 1 ELSE 0 END) AS errors,
-		       MIN(r.started_at) AS first_run, MAX(r.finished_at) AS last_run
-		FROM runs r
-		JOIN experiments e ON e.id = r.experiment_id
-		JOIN configs c ON c.id = r.config_id
-		WHERE e.name = ?
-		GROUP BY c.id, c.name, c.solver
-		ORDER BY c.name`, name)
+		       COALESCE(w.pending, 0) AS pending, COALESCE(w.running, 0) AS running,
+		       COALESCE(w.lapsed, 0) AS lapsed, COALESCE(w.abandoned, 0) AS abandoned,
+		       COALESCE(w.done, r.runs, 0) AS done,
+		       COALESCE(r.puzzles, 0) AS puzzles, COALESCE(r.runs, 0) AS runs, COALESCE(r.solved, 0) AS solved,
+		       r.success_pct, r.mean_evaluations_solved, COALESCE(r.errors, 0) AS errors,
+		       r.first_run, r.last_run
+		FROM configs c
+		LEFT JOIN w ON w.config_id = c.id
+		LEFT JOIN r ON r.config_id = c.id
+		WHERE w.config_id IS NOT NULL OR r.config_id IS NOT NULL
+		ORDER BY c.name`, name, DefaultMaxAttempts, DefaultMaxAttempts)
+	return t, dbError(err, "show experiment "+name)
+}
+
+// ExperimentHosts lists who worked on the named experiment: per host, the
+// runs it recorded for it, and per worker process the runs it holds now
+// with the latest lease.
+func ExperimentHosts(ctx context.Context, x sqlx.ExtContext, name string) (Table, error) {
+	t, err := queryTable(ctx, x, `
+		SELECT r.host AS host, '' AS worker, COUNT(*) AS runs_recorded, 0 AS running, NULL AS lease_until
+		FROM experiment_runs er JOIN runs r ON r.id = er.run_id JOIN experiments e ON e.id = er.experiment_id
+		WHERE e.name = ? AND r.experiment_id = e.id
+		GROUP BY r.host
+		UNION ALL
+		SELECT '' AS host, w.worker AS worker, 0 AS runs_recorded, COUNT(*) AS running, MAX(w.lease_until) AS lease_until
+		FROM work w JOIN experiments e ON e.id = w.experiment_id
+		WHERE e.name = ? AND w.state = 'running'
+		GROUP BY w.worker
+		ORDER BY 1, 2`, name, name)
 	return t, dbError(err, "show experiment "+name)
 }
 

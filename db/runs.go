@@ -396,6 +396,19 @@ func EnsureConfig(ctx context.Context, x sqlx.ExtContext, c *sudokulab.Config) (
 	return id, true, nil
 }
 
+// GetConfigByID returns the configuration with the given id, or an
+// ENOTFOUND error.
+func GetConfigByID(ctx context.Context, x sqlx.ExtContext, id int64) (*sudokulab.Config, error) {
+	c, err := scanConfig(x.QueryRowxContext(ctx, x.Rebind(`SELECT `+configCols+` FROM configs WHERE id = ?`), id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, sudokulab.Errorf(sudokulab.ENOTFOUND, "no configuration with id %d", id)
+	}
+	if err != nil {
+		return nil, dbError(err, "get configuration")
+	}
+	return &c, nil
+}
+
 // GetConfig returns the configuration called name, or an ENOTFOUND error.
 func GetConfig(ctx context.Context, x sqlx.ExtContext, name string) (*sudokulab.Config, error) {
 	c, err := scanConfig(x.QueryRowxContext(ctx, x.Rebind(`SELECT `+configCols+` FROM configs WHERE name = ?`), name))

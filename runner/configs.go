@@ -73,6 +73,24 @@ func EnsureConfig(ctx context.Context, x sqlx.ExtContext, reg Registry, name, so
 // database offers the papers' settings by name. A preset whose name is
 // taken is left alone.
 func SyncPresets(ctx context.Context, d *db.DB, reg Registry) error {
+	// Look first, without the write lock: usually every preset is there.
+	stored, err := db.ListConfigs(ctx, d)
+	if err != nil {
+		return err
+	}
+	names := make(map[string]bool, len(stored))
+	for _, c := range stored {
+		names[c.Name] = true
+	}
+	missing := false
+	for _, info := range reg.All() {
+		for _, p := range info.Presets {
+			missing = missing || !names[p.Name]
+		}
+	}
+	if !missing {
+		return nil
+	}
 	return d.WithTx(ctx, func(tx *sqlx.Tx) error {
 		for _, info := range reg.All() {
 			for _, p := range info.Presets {

@@ -7,15 +7,13 @@ package runner
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"runtime"
 	"runtime/debug"
-	"sync"
 	"time"
-
-	"github.com/jmoiron/sqlx"
 
 	"sudokulab"
 	"sudokulab/db"
@@ -82,10 +80,17 @@ type Options struct {
 	BatchDelay time.Duration
 }
 
-// Summary counts what Execute did, per configuration in plan order.
+// Summary counts what Execute or Work did, per configuration in plan
+// order.
 type Summary struct {
-	Total, Skipped, Recorded, Duplicates int
-	Configs                              []ConfigSummary
+	// Total is the number of runs in the plan; Skipped those recorded
+	// before this call; Recorded those this call recorded; Duplicates
+	// those it did but found recorded by another process first (whose
+	// lease had lapsed); ByOthers those other processes sharing the work
+	// recorded meanwhile; Abandoned those left undone after their workers
+	// died db.DefaultMaxAttempts times.
+	Total, Skipped, Recorded, Duplicates, ByOthers, Abandoned int
+	Configs                                                   []ConfigSummary
 }
 
 // ConfigSummary counts the runs of one configuration recorded by one
@@ -133,188 +138,106 @@ func CodeVersion() string {
 	return "devel"
 }
 
-type job struct {
-	puzzle *sudokulab.Puzzle
-	config *Config
-	seed   int64
-}
-
-type finished struct {
-	run    *sudokulab.Run
-	points []sudokulab.TrajectoryPoint
-	config *Config
-}
-
-// Execute does the runs of the plan that are not recorded yet. It returns
-// when all are recorded, or when ctx is cancelled: then the runs in
-// progress are abandoned, every run that finished is still recorded, and
-// the error is ctx's. A run is recorded with its trajectory in one
-// transaction, so the database never holds half a run.
+// Execute does the runs of the plan that are not recorded yet: it puts
+// the plan in the work queue of its experiment (an experiment named after
+// the plan when it has none, so that repeating the same plan resumes it)
+// and works on it until the whole plan is recorded, by this process or
+// others working on the same experiment at the same time. When ctx is
+// cancelled the runs in progress are abandoned, every run that finished is
+// still recorded, and the error is ctx's. A run is recorded with its
+// trajectory in one transaction, so the database never holds half a run.
 func Execute(ctx context.Context, d *db.DB, plan Plan, opts Options) (Summary, error) {
-	if opts.Jobs <= 0 {
-		opts.Jobs = runtime.NumCPU()
-	}
-	if opts.BatchRuns <= 0 {
-		opts.BatchRuns = 64
-	}
-	if opts.BatchDelay <= 0 {
-		opts.BatchDelay = 200 * time.Millisecond
-	}
-	if opts.CodeVersion == "" {
-		opts.CodeVersion = CodeVersion()
-	}
-	if opts.Host == "" {
-		opts.Host, _ = os.Hostname()
-	}
 	sum := Summary{Total: plan.Total()}
-	idx := map[int64]int{}
-	ids := make([]int64, len(plan.Configs))
-	for i := range plan.Configs {
-		c := &plan.Configs[i]
-		idx[c.ID] = i
-		ids[i] = c.ID
+	for _, c := range plan.Configs {
 		sum.Configs = append(sum.Configs, ConfigSummary{Name: c.Name})
 	}
-	done, err := db.RecordedRuns(ctx, d, ids, budgetKey(plan))
+	if sum.Total == 0 {
+		if opts.Progress != nil {
+			opts.Progress.Start(0, 0)
+		}
+		return sum, ctx.Err()
+	}
+	exp := plan.ExperimentID
+	if exp == 0 {
+		var err error
+		if exp, err = db.EnsureExperiment(ctx, d, PlanName(plan), "runs of a plan given without an experiment name"); err != nil {
+			return sum, err
+		}
+	}
+	spec := db.PlanSpec{
+		ExperimentID: exp,
+		PuzzleIDs:    make([]int64, len(plan.Puzzles)),
+		ConfigIDs:    make([]int64, len(plan.Configs)),
+		Seeds:        plan.Seeds,
+		Budget:       budgetKey(plan),
+		Trace:        opts.Trace.String(),
+	}
+	for i, p := range plan.Puzzles {
+		spec.PuzzleIDs[i] = p.ID
+	}
+	for i, c := range plan.Configs {
+		spec.ConfigIDs[i] = c.ID
+	}
+	if _, err := db.Enqueue(ctx, d, spec, nil); err != nil {
+		return sum, err
+	}
+	left, err := db.RemainingWork(ctx, d, exp, 0)
 	if err != nil {
 		return sum, err
 	}
-	var jobs []job
+	sum.Skipped = sum.Total - int(left.Pending+left.Running+left.Lapsed+left.Abandoned)
+	q := &DBQueue{DB: d, Worker: Worker(opts.Host), ExperimentID: exp}
+	cat := &DBCatalog{DB: d, configs: map[int64]*Config{}, puzzles: map[int64]*sudokulab.Puzzle{}}
+	for i := range plan.Configs {
+		cat.configs[plan.Configs[i].ID] = &plan.Configs[i]
+	}
 	for i := range plan.Puzzles {
-		for j := range plan.Configs {
-			for _, seed := range plan.Seeds {
-				p, c := &plan.Puzzles[i], &plan.Configs[j]
-				if done[db.RunKey{PuzzleID: p.ID, ConfigID: c.ID, Seed: seed}] {
-					sum.Skipped++
-					continue
-				}
-				jobs = append(jobs, job{puzzle: p, config: c, seed: seed})
-			}
-		}
+		cat.puzzles[plan.Puzzles[i].ID] = &plan.Puzzles[i]
 	}
 	if opts.Progress != nil {
-		opts.Progress.Start(len(jobs), sum.Skipped)
+		opts.Progress.Start(sum.Total-sum.Skipped, sum.Skipped)
 	}
-	if len(jobs) == 0 {
-		return sum, ctx.Err()
+	ws, err := Work(ctx, q, cat, WorkOptions{Options: opts, Configs: plan.Configs, Poll: 100 * time.Millisecond})
+	sum.Recorded, sum.Duplicates = ws.Recorded, ws.Duplicates
+	if err == nil {
+		sum.ByOthers = max(0, sum.Total-sum.Skipped-sum.Recorded-sum.Duplicates)
+		// What was left when the plan ended: abandoned after too many
+		// attempts.
+		if left, lerr := db.RemainingWork(ctx, d, exp, 0); lerr == nil {
+			sum.Abandoned = int(left.Abandoned)
+			sum.ByOthers = max(0, sum.ByOthers-sum.Abandoned)
+		}
 	}
+	for i := range ws.Configs {
+		for j := range sum.Configs {
+			if sum.Configs[j].Name == ws.Configs[i].Name {
+				sum.Configs[j] = ws.Configs[i]
+			}
+		}
+	}
+	return sum, err
+}
 
-	jobCh := make(chan job)
-	// Workers stop when ctx is done or when recording has failed.
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	// Room for a whole batch, so that workers keep running while the
-	// writer commits the previous one.
-	resCh := make(chan finished, opts.BatchRuns+2*opts.Jobs)
-	var wg sync.WaitGroup
-	for range min(opts.Jobs, len(jobs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := newWorker(plan, opts)
-			for j := range jobCh {
-				if f, ok := w.run(runCtx, j); ok {
-					resCh <- f
-				}
-			}
-		}()
+// PlanName names the experiment of a plan given without one: "plan-" and
+// the start of a hash of the plan's puzzles, configurations, seeds and
+// budget, so that the same plan always lands in the same experiment.
+func PlanName(plan Plan) string {
+	h := sha256.New()
+	fmt.Fprint(h, "puzzles")
+	for _, p := range plan.Puzzles {
+		fmt.Fprint(h, " ", p.ID)
 	}
-	go func() {
-		defer close(jobCh)
-		for _, j := range jobs {
-			select {
-			case jobCh <- j:
-			case <-runCtx.Done():
-				return
-			}
-		}
-	}()
-	go func() {
-		wg.Wait()
-		close(resCh)
-	}()
-
-	// The writer outlives a cancelled ctx: finished runs are kept.
-	wctx := context.WithoutCancel(ctx)
-	var batch []finished
-	var points []sudokulab.TrajectoryPoint
-	var werr error
-	flush := func() {
-		if len(batch) == 0 || werr != nil {
-			batch = batch[:0]
-			return
-		}
-		var dup []bool
-		werr = d.WithTx(wctx, func(tx *sqlx.Tx) error {
-			dup = dup[:0]
-			points = points[:0]
-			for _, f := range batch {
-				id, inserted, err := db.InsertRunIfNew(wctx, tx, f.run, nil)
-				if err != nil {
-					return err
-				}
-				dup = append(dup, !inserted)
-				if inserted {
-					for _, p := range f.points {
-						p.RunID = id
-						points = append(points, p)
-					}
-				}
-			}
-			// The points of the whole batch in one call: the full-size
-			// INSERT is prepared once, not once per run.
-			return db.InsertPoints(wctx, tx, points)
-		})
-		if werr != nil {
-			stop() // nothing more can be recorded: stop the workers
-		}
-		if werr == nil {
-			for i, f := range batch {
-				cs := &sum.Configs[idx[f.run.ConfigID]]
-				if dup[i] {
-					sum.Duplicates++
-				} else {
-					sum.Recorded++
-					cs.Runs++
-					switch f.run.Status {
-					case sudokulab.StatusSolved:
-						cs.Solved++
-						cs.SolvedEvaluations += f.run.Evaluations
-						cs.SolvedGenerations += f.run.Generations
-					case sudokulab.StatusError:
-						cs.Errors++
-					}
-				}
-				if opts.Progress != nil {
-					opts.Progress.Recorded(Outcome{Run: f.run, Config: f.config, Duplicate: dup[i]})
-				}
-			}
-		}
-		batch = batch[:0]
+	fmt.Fprint(h, " configs")
+	for _, c := range plan.Configs {
+		fmt.Fprint(h, " ", c.ID)
 	}
-	timer := time.NewTimer(opts.BatchDelay)
-	timer.Stop()
-	for {
-		select {
-		case f, ok := <-resCh:
-			if !ok {
-				flush()
-				if werr != nil {
-					return sum, fmt.Errorf("record runs: %w", werr)
-				}
-				return sum, ctx.Err()
-			}
-			if len(batch) == 0 {
-				timer.Reset(opts.BatchDelay)
-			}
-			batch = append(batch, f)
-			if len(batch) >= opts.BatchRuns {
-				flush()
-			}
-		case <-timer.C:
-			flush()
-		}
+	fmt.Fprint(h, " seeds")
+	for _, s := range plan.Seeds {
+		fmt.Fprint(h, " ", s)
 	}
+	b := budgetKey(plan)
+	fmt.Fprint(h, " budget ", b.MaxEvaluations, " ", b.MaxGenerations, " ", b.TimeoutMS)
+	return "plan-" + hex.EncodeToString(h.Sum(nil))[:12]
 }
 
 func budgetKey(p Plan) db.Budget {
@@ -322,33 +245,32 @@ func budgetKey(p Plan) db.Budget {
 }
 
 // worker runs jobs one at a time, keeping one solver per configuration and
-// one Recorder.
+// one Recorder per trace policy.
 type worker struct {
-	plan    Plan
 	opts    Options
-	rec     *Recorder
+	recs    map[Trace]*Recorder
 	solvers map[int64]sudokulab.Solver
 }
 
-func newWorker(plan Plan, opts Options) *worker {
-	return &worker{plan: plan, opts: opts, rec: NewRecorder(opts.Trace), solvers: map[int64]sudokulab.Solver{}}
+func newWorker(opts Options) *worker {
+	return &worker{opts: opts, recs: map[Trace]*Recorder{}, solvers: map[int64]sudokulab.Solver{}}
 }
 
 // run does one job. It reports false for a run abandoned because ctx was
 // cancelled: such a run is not recorded.
 func (w *worker) run(ctx context.Context, j job) (finished, bool) {
-	c := j.config
+	c, it := j.config, j.item
 	r := &sudokulab.Run{
-		ExperimentID: w.plan.ExperimentID, PuzzleID: j.puzzle.ID, ConfigID: c.ID, Seed: j.seed,
-		MaxEvaluations: w.plan.Budget.MaxEvaluations, MaxGenerations: w.plan.Budget.MaxGenerations,
-		TimeoutMS: w.plan.Timeout.Milliseconds(), CodeVersion: w.opts.CodeVersion, Host: w.opts.Host,
+		ExperimentID: it.ExperimentID, PuzzleID: j.puzzle.ID, ConfigID: c.ID, Seed: it.Seed,
+		MaxEvaluations: it.MaxEvaluations, MaxGenerations: it.MaxGenerations,
+		TimeoutMS: it.TimeoutMS, CodeVersion: w.opts.CodeVersion, Host: w.opts.Host,
 	}
 	fail := func(err error) (finished, bool) {
 		r.Status, r.Error = sudokulab.StatusError, err.Error()
 		r.FinishedAt = time.Now()
 		wall := r.FinishedAt.Sub(r.StartedAt).Seconds()
 		r.WallSeconds = &wall
-		return finished{run: r, config: c}, true
+		return finished{item: it, run: r, config: c}, true
 	}
 	r.StartedAt = time.Now()
 	s, ok := w.solvers[c.ID]
@@ -360,13 +282,19 @@ func (w *worker) run(ctx context.Context, j job) (finished, bool) {
 		w.solvers[c.ID] = s
 	}
 	rctx := ctx
-	if w.plan.Timeout > 0 {
+	if it.TimeoutMS > 0 {
 		var cancel context.CancelFunc
-		rctx, cancel = context.WithTimeout(ctx, w.plan.Timeout)
+		rctx, cancel = context.WithTimeout(ctx, time.Duration(it.TimeoutMS)*time.Millisecond)
 		defer cancel()
 	}
-	w.rec.Reset()
-	res, err := solveSafely(rctx, s, j.puzzle.Givens, w.plan.Budget, sudokulab.NewRand(j.seed), w.rec)
+	rec, ok := w.recs[j.trace]
+	if !ok {
+		rec = NewRecorder(j.trace)
+		w.recs[j.trace] = rec
+	}
+	rec.Reset()
+	budget := sudokulab.Budget{MaxEvaluations: it.MaxEvaluations, MaxGenerations: it.MaxGenerations}
+	res, err := solveSafely(rctx, s, j.puzzle.Givens, budget, sudokulab.NewRand(it.Seed), rec)
 	if ctx.Err() != nil {
 		return finished{}, false // interrupted: not a finished run
 	}
@@ -376,7 +304,7 @@ func (w *worker) run(ctx context.Context, j job) (finished, bool) {
 		delete(w.solvers, c.ID)
 		return fail(err)
 	}
-	points := w.rec.Points()
+	points := rec.Points()
 	r.FinishedAt = time.Now()
 	wall := r.FinishedAt.Sub(r.StartedAt).Seconds()
 	r.WallSeconds = &wall
@@ -389,7 +317,7 @@ func (w *worker) run(ctx context.Context, j job) (finished, bool) {
 		cost := res.Grid.Cost()
 		r.BestCost = &cost
 	}
-	return finished{run: r, points: points, config: c}, true
+	return finished{item: it, run: r, points: points, config: c}, true
 }
 
 // solveSafely runs the solver, turning a panic into an error so that one

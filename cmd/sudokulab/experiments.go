@@ -20,10 +20,15 @@ func newExperimentsCmd(opts *options) *cobra.Command {
 	}
 	show := &cobra.Command{
 		Use:   "show NAME",
-		Short: "Show an experiment's runs per configuration",
-		Args:  exactArgs(1),
+		Short: "Show an experiment's work and runs per configuration, and who worked on it",
+		Long: `show prints, per configuration, the experiment's planned runs that are
+pending, running (claimed under a live lease), lapsed (their worker died;
+another will take them), abandoned (their workers died three times) and
+done, with what the runs say; then the hosts that recorded its runs and the
+workers holding its runs now.`,
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := opts.open(cmd.Context())
+			d, err := opts.openRead(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -41,10 +46,21 @@ func newExperimentsCmd(opts *options) *cobra.Command {
 					return sudokulab.Errorf(sudokulab.ENOTFOUND, "no experiment called %q (see sudokulab experiments list)", args[0])
 				}
 			}
-			if opts.format == "table" {
-				fmt.Fprintf(cmd.OutOrStdout(), "experiment %s\n", args[0])
+			hosts, err := db.ExperimentHosts(cmd.Context(), d, args[0])
+			if err != nil {
+				return err
 			}
-			return writeRows(cmd.OutOrStdout(), opts.format, t.Columns, t.Rows)
+			w := cmd.OutOrStdout()
+			if opts.format != "table" {
+				// One table per output for csv and json: the per-configuration one.
+				return writeRows(w, opts.format, t.Columns, t.Rows)
+			}
+			fmt.Fprintf(w, "experiment %s\n", args[0])
+			if err := writeRows(w, opts.format, t.Columns, t.Rows); err != nil {
+				return err
+			}
+			fmt.Fprintln(w, "\nhosts and workers")
+			return writeRows(w, opts.format, hosts.Columns, hosts.Rows)
 		},
 	}
 	return groupCmd("experiments", "List and show experiments", list, show)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"runtime"
@@ -32,6 +34,8 @@ type runOptions struct {
 	jobs              int
 	experiment        string
 	trace             string
+	shard             string
+	lease             time.Duration
 }
 
 func newRunCmd(opts *options) *cobra.Command {
@@ -43,16 +47,28 @@ func newRunCmd(opts *options) *cobra.Command {
 selected puzzle with --runs seeds (--seed, --seed+1, ...), on --jobs cores,
 and records every finished run and its trajectory in the database.
 
-A run is identified by its puzzle, configuration, seed and budget: runs
-already recorded are skipped, so repeating an interrupted command finishes
-it, and two processes on one database never record a run twice. Ctrl-C
-stops promptly and keeps every run that finished.
+The plan becomes rows of work in the database (the table work), grouped in
+an experiment: --experiment, or one named after the plan ("run-" and a
+hash), so that repeating a command resumes it. Any number of run and
+worker processes, on this machine or others sharing the database, take
+work from it in small batches under a lease and finish the plan exactly
+once between them; run returns when the whole plan is recorded. A run is
+identified by its puzzle, configuration, seed and budget: runs recorded
+earlier, by any experiment, are not run again but linked to this one.
+Ctrl-C stops promptly, keeps every run that finished and hands the rest
+back; a process killed outright loses its unfinished runs to the others
+when their --lease lapses.
+
+--shard K/N runs the K-th of N deterministic slices of the plan, for one
+task of a cluster job array writing its own file; sudokulab merge joins
+the files.
 
 Puzzles are selected from the view puzzle_catalog (docs/schema.md) by
 --where, --collection and --puzzle, combined with AND.`,
 		Example: `  sudokulab run --collection reseda-2012 --solver exact --runs 3
   sudokulab run --where "collection = 'sato-inoue-2010' AND givens < 30" --config exact --runs 10 --experiment try
-  sudokulab run --puzzle 4 --solver exact --timeout 10s --trace improve,every=100`,
+  sudokulab run --puzzle 4 --solver exact --timeout 10s --trace improve,every=100
+  sudokulab --db shard-$SLURM_ARRAY_TASK_ID.db run --collection hard --config reseda --runs 100 --shard $SLURM_ARRAY_TASK_ID/16`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRun(cmd.Context(), cmd, o)
@@ -74,6 +90,8 @@ Puzzles are selected from the view puzzle_catalog (docs/schema.md) by
 	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "runs at a time")
 	f.StringVar(&o.experiment, "experiment", "", "experiment name grouping the runs (created if needed)")
 	f.StringVar(&o.trace, "trace", runner.DefaultTrace.String(), "trajectory points to store: none, or improve,log,every=N,final")
+	f.StringVar(&o.shard, "shard", "", "run only the K-th of N deterministic slices of the plan, as `K/N` (one task of a cluster job array; merge the files with sudokulab merge)")
+	f.DurationVar(&o.lease, "lease", runner.DefaultLease, "how long a claim on work lasts without renewal: a killed process's runs go to others after this")
 	return cmd
 }
 
@@ -89,6 +107,12 @@ func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
 		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)
 	case o.maxEvaluations < 0 || o.maxGenerations < 0 || o.timeout < 0:
 		return sudokulab.Errorf(sudokulab.EINVALID, "budgets cannot be negative (0 means no limit)")
+	case o.lease < 3*time.Second && o.lease != 0:
+		return sudokulab.Errorf(sudokulab.EINVALID, "--lease %v: want at least 3s", o.lease)
+	}
+	shard, shards, err := parseShard(o.shard)
+	if err != nil {
+		return err
 	}
 	trace, err := runner.ParseTrace(o.trace)
 	if err != nil {
@@ -104,64 +128,125 @@ func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
 	}
 	defer d.Close()
 
-	plan := runner.Plan{
-		Budget:  sudokulab.Budget{MaxEvaluations: o.maxEvaluations, MaxGenerations: o.maxGenerations},
-		Timeout: o.timeout,
+	spec := db.PlanSpec{
+		Where:     puzzlePredicate(o.where, o.collection),
+		Limit:     o.limit,
+		FirstSeed: o.seed,
+		SeedCount: int64(o.runs),
+		Budget:    db.Budget{MaxEvaluations: o.maxEvaluations, MaxGenerations: o.maxGenerations, TimeoutMS: o.timeout.Milliseconds()},
+		Trace:     trace.String(),
+		Shard:     shard,
+		Shards:    shards,
 	}
-	pred := puzzlePredicate(o.where, o.collection)
 	if len(o.puzzleIDs) > 0 {
 		ids := make([]string, len(o.puzzleIDs))
 		for i, id := range o.puzzleIDs {
 			ids[i] = strconv.FormatInt(id, 10)
 		}
-		pred = andPredicates(pred, "id IN ("+strings.Join(ids, ", ")+")")
+		spec.Where = andPredicates(spec.Where, "id IN ("+strings.Join(ids, ", ")+")")
 	}
-	if plan.Puzzles, err = db.ListPuzzles(ctx, d, pred, o.limit); err != nil {
+	puzzles, err := db.CountPlanPuzzles(ctx, d, spec)
+	if err != nil {
 		return err
 	}
-	if len(plan.Puzzles) == 0 {
+	if puzzles == 0 {
 		return sudokulab.Errorf(sudokulab.EINVALID, "no puzzle matches the selection; try sudokulab puzzles list with the same flags")
 	}
+	var configs []runner.Config
 	for _, name := range o.configs {
 		c, err := runner.LoadConfig(ctx, d, o.registry, name)
 		if err != nil {
 			return err
 		}
-		plan.Configs = append(plan.Configs, c)
+		configs = append(configs, c)
 	}
 	if o.solver != "" {
 		c, _, err := runner.EnsureConfig(ctx, d, o.registry, "", o.solver, sets, "", false)
 		if err != nil {
 			return err
 		}
-		plan.Configs = append(plan.Configs, c)
+		configs = append(configs, c)
 	}
-	for i := range o.runs {
-		plan.Seeds = append(plan.Seeds, o.seed+int64(i))
+	names := make([]string, len(configs))
+	for i, c := range configs {
+		names[i] = c.Name
+		spec.ConfigIDs = append(spec.ConfigIDs, c.ID)
 	}
-	if o.experiment != "" {
-		if plan.ExperimentID, err = db.EnsureExperiment(ctx, d, o.experiment, ""); err != nil {
-			return err
+	experiment := o.experiment
+	if experiment == "" {
+		experiment = planName(spec)
+	}
+	if spec.ExperimentID, err = db.EnsureExperiment(ctx, d, experiment, ""); err != nil {
+		return err
+	}
+	planned := int64(puzzles) * int64(len(configs)) * int64(o.runs)
+	share := planned
+	if shards > 0 {
+		share = planned / int64(shards)
+		if int64(shard-1) < planned%int64(shards) {
+			share++
 		}
 	}
 	stderr := cmd.ErrOrStderr()
-	names := make([]string, len(plan.Configs))
-	for i, c := range plan.Configs {
-		names[i] = c.Name
+	fmt.Fprintf(stderr, "%d puzzles matched; %d configurations (%s) x %d seeds: %d runs in experiment %s\n",
+		puzzles, len(configs), strings.Join(names, ", "), o.runs, planned, experiment)
+	if shards > 0 {
+		fmt.Fprintf(stderr, "shard %d of %d: %d of the runs\n", shard, shards, share)
 	}
-	fmt.Fprintf(stderr, "%d puzzles matched; %d configurations (%s) x %d seeds: %d runs\n",
-		len(plan.Puzzles), len(plan.Configs), strings.Join(names, ", "), len(plan.Seeds), plan.Total())
 
-	sum, err := runner.Execute(ctx, d, plan, runner.Options{Jobs: o.jobs, Trace: trace, Progress: newProgress(stderr)})
-	if errors.Is(err, context.Canceled) {
-		fmt.Fprintf(stderr, "interrupted: %d runs recorded by this command, %d of %d in all; run the same command again to do the rest\n",
-			sum.Recorded, sum.Skipped+sum.Recorded+sum.Duplicates, sum.Total)
+	// The plan goes into the queue in short transactions while the workers
+	// already take from it; other processes on the same experiment share it.
+	doneBefore, err := experimentDone(ctx, d, spec.ExperimentID)
+	if err != nil {
+		return err
 	}
+	prog := newProgress(stderr)
+	prog.Start(int(max(0, share-doneBefore)), int(doneBefore))
+	planDone := make(chan struct{})
+	var (
+		enq    db.EnqueueResult
+		enqErr error
+	)
+	workCtx, cancelWork := context.WithCancelCause(ctx)
+	defer cancelWork(nil)
+	go func() {
+		defer close(planDone)
+		enq, enqErr = db.Enqueue(workCtx, d, spec, nil)
+		if enqErr != nil {
+			cancelWork(enqErr)
+		}
+	}()
+	q := &runner.DBQueue{DB: d, Worker: runner.Worker(""), ExperimentID: spec.ExperimentID, Lease: o.lease}
+	sum, err := runner.Work(workCtx, q, &runner.DBCatalog{DB: d, Registry: o.registry}, runner.WorkOptions{
+		Options:  runner.Options{Jobs: o.jobs, Progress: prog},
+		Lease:    o.lease,
+		PlanDone: planDone,
+		Configs:  configs,
+	})
+	cancelWork(nil)
+	<-planDone
+	if enqErr != nil && !errors.Is(enqErr, context.Canceled) {
+		return fmt.Errorf("enqueue the plan: %w", enqErr)
+	}
+	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+		fmt.Fprintf(stderr, "interrupted: %d runs recorded by this command; run the same command again to do the rest\n", sum.Recorded)
+		return ctx.Err()
+	}
+	if err != nil {
+		return err
+	}
+	left, err := db.RemainingWork(ctx, d, spec.ExperimentID, 0)
 	if err != nil {
 		return err
 	}
 	if sum.Duplicates > 0 {
 		fmt.Fprintf(stderr, "%d runs were recorded by another process first and were dropped here\n", sum.Duplicates)
+	}
+	fmt.Fprintf(stderr, "recorded %d runs; %d were recorded before (%d of them by other experiments, now linked to this one)\n",
+		sum.Recorded, doneBefore+enq.Linked, enq.Linked)
+	if left.Abandoned > 0 {
+		fmt.Fprintf(stderr, "%d runs were abandoned after their workers died %d times: see sudokulab experiments show %s\n",
+			left.Abandoned, db.DefaultMaxAttempts, experiment)
 	}
 	rows := make([][]any, len(sum.Configs))
 	for i, c := range sum.Configs {
@@ -175,9 +260,41 @@ func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
 		}
 		rows[i] = []any{c.Name, c.Runs, c.Solved, rate, meanEvals, meanGens, c.Errors}
 	}
-	fmt.Fprintf(stderr, "recorded %d runs, skipped %d already recorded\n", sum.Recorded, sum.Skipped)
 	return writeRows(cmd.OutOrStdout(), o.format,
 		[]string{"config", "runs", "solved", "success", "mean_evaluations_solved", "mean_generations_solved", "errors"}, rows)
+}
+
+// experimentDone counts the done work of an experiment.
+func experimentDone(ctx context.Context, d *db.DB, experimentID int64) (int64, error) {
+	var n int64
+	err := d.GetContext(ctx, &n, d.Rebind(`SELECT COUNT(*) FROM work WHERE experiment_id = ? AND state = 'done'`), experimentID)
+	return n, err
+}
+
+// planName names the experiment of a run given without --experiment:
+// "run-" and the start of a hash of what selects the plan, so that the
+// same command always lands in the same experiment, resuming it, and
+// several processes given the same command share one plan.
+func planName(spec db.PlanSpec) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "where %q\nlimit %d\nconfigs %v\nseeds %d+%d\nbudget %d %d %d\nshard %d/%d\n",
+		spec.Where, spec.Limit, spec.ConfigIDs, spec.FirstSeed, spec.SeedCount,
+		spec.Budget.MaxEvaluations, spec.Budget.MaxGenerations, spec.Budget.TimeoutMS, spec.Shard, spec.Shards)
+	return "run-" + hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// parseShard reads --shard K/N; "" is the whole plan (0, 0).
+func parseShard(s string) (k, n int, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	k, err1 := strconv.Atoi(strings.TrimSpace(a))
+	n, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || err1 != nil || err2 != nil || n < 1 || k < 1 || k > n {
+		return 0, 0, sudokulab.Errorf(sudokulab.EINVALID, "--shard %q: want K/N with 1 <= K <= N, such as 3/8", s)
+	}
+	return k, n, nil
 }
 
 // andPredicates joins two SQL predicates with AND; either may be empty.

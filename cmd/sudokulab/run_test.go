@@ -37,11 +37,11 @@ func TestRunRecordsAndResumes(t *testing.T) {
 	}
 	// The same command again does nothing; more seeds do only the new ones.
 	_, errOut, _ = run(t, "--db", dbPath, "run", "--collection", "reseda-2012", "--solver", "exact", "--runs", "3", "--experiment", "e1")
-	if !strings.Contains(errOut, "recorded 0 runs, skipped 12 already recorded") {
+	if !strings.Contains(errOut, "recorded 0 runs; 12 were recorded before") {
 		t.Errorf("second run: %q", errOut)
 	}
 	_, errOut, _ = run(t, "--db", dbPath, "run", "--collection", "reseda-2012", "--config", "exact", "--runs", "5", "--experiment", "e1")
-	if !strings.Contains(errOut, "recorded 8 runs, skipped 12 already recorded") {
+	if !strings.Contains(errOut, "recorded 8 runs; 12 were recorded before") {
 		t.Errorf("more seeds: %q", errOut)
 	}
 	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "sql",
@@ -55,11 +55,11 @@ func TestRunRecordsAndResumes(t *testing.T) {
 		t.Errorf("runs without a trajectory: %q", out)
 	}
 	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "experiments", "list")
-	if !strings.HasPrefix(out, "name,configs,puzzles,runs,solved,first_run,last_run,description\ne1,1,4,20,20,") {
+	if !strings.HasPrefix(out, "name,configs,puzzles,planned,runs,solved,first_run,last_run,description\ne1,1,4,20,20,20,") {
 		t.Errorf("experiments list: %q", out)
 	}
 	out, _, _ = run(t, "--db", dbPath, "experiments", "show", "e1")
-	if !strings.Contains(out, "exact   exact   4        20    20") {
+	if !strings.Contains(out, "exact   exact   0        0        0       0          20    4        20    20") {
 		t.Errorf("experiments show: %q", out)
 	}
 	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "runs", "list", "--where", "seed = 5 AND puzzle_id = 1")

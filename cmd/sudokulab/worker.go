@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"sudokulab"
+	"sudokulab/db"
+	"sudokulab/runner"
+)
+
+type workerOptions struct {
+	*options
+	experiment string
+	jobs       int
+	lease      time.Duration
+	follow     bool
+}
+
+func newWorkerCmd(opts *options) *cobra.Command {
+	o := &workerOptions{options: opts}
+	cmd := &cobra.Command{
+		Use:   "worker",
+		Short: "Do queued runs of experiments planned by sudokulab run, alongside other workers",
+		Long: `worker takes runs from the work queue that sudokulab run fills (the table
+work), on --jobs cores, and records them, until the queue is empty; with
+--follow it then waits for new work until interrupted. Start one on every
+machine that shares the database (a postgres:// URL in --db or
+$SUDOKULAB_DB): between them they do every planned run exactly once.
+
+Work is claimed in small batches under a lease that the worker renews while
+it runs; Ctrl-C records what finished and hands the rest back at once, and a
+worker killed outright loses its unfinished runs to the others when the
+lease lapses (--lease). A run whose workers die three times is left alone
+and reported as abandoned by sudokulab experiments show.`,
+		Example: `  sudokulab --db postgres://lab@db.example.org/lab worker
+  sudokulab worker --experiment reseda-table1 --jobs 4
+  sudokulab worker --follow`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runWorker(cmd.Context(), cmd, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.experiment, "experiment", "", "only this experiment's work (default: any, oldest first)")
+	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "runs at a time")
+	f.DurationVar(&o.lease, "lease", runner.DefaultLease, "how long a claim lasts without renewal")
+	f.BoolVar(&o.follow, "follow", false, "wait for new work when the queue is empty, until interrupted")
+	return cmd
+}
+
+func runWorker(ctx context.Context, cmd *cobra.Command, o *workerOptions) error {
+	switch {
+	case o.jobs < 1:
+		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)
+	case o.lease < 3*time.Second:
+		return sudokulab.Errorf(sudokulab.EINVALID, "--lease %v: want at least 3s", o.lease)
+	}
+	d, err := o.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	var exp int64
+	if o.experiment != "" {
+		if err := d.GetContext(ctx, &exp, d.Rebind(`SELECT id FROM experiments WHERE name = ?`), o.experiment); err != nil {
+			return sudokulab.Errorf(sudokulab.ENOTFOUND, "no experiment called %q (see sudokulab experiments list)", o.experiment)
+		}
+	}
+	left, err := db.RemainingWork(ctx, d, exp, 0)
+	if err != nil {
+		return err
+	}
+	stderr := cmd.ErrOrStderr()
+	name := runner.Worker("")
+	fmt.Fprintf(stderr, "worker %s: %d runs pending in %s\n", name, left.Pending+left.Lapsed, d.Path())
+	prog := newProgress(stderr)
+	prog.Start(int(left.Pending+left.Lapsed), 0)
+	q := &runner.DBQueue{DB: d, Worker: name, ExperimentID: exp, Lease: o.lease}
+	sum, err := runner.Work(ctx, q, &runner.DBCatalog{DB: d, Registry: o.registry}, runner.WorkOptions{
+		Options: runner.Options{Jobs: o.jobs, Progress: prog},
+		Lease:   o.lease,
+		Follow:  o.follow,
+	})
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "interrupted: %d runs recorded by this worker; unfinished ones handed back\n", sum.Recorded)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "recorded %d runs; the queue is empty\n", sum.Recorded)
+	rows := make([][]any, len(sum.Configs))
+	for i, c := range sum.Configs {
+		rows[i] = []any{c.Name, c.Runs, c.Solved, c.Errors}
+	}
+	return writeRows(cmd.OutOrStdout(), o.format, []string{"config", "runs", "solved", "errors"}, rows)
+}

@@ -1,0 +1,451 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"sudokulab"
+	"sudokulab/db"
+)
+
+// Queue is the shared work the engine draws on. The engine claims items in
+// small batches, renews the lease on them while it runs them, records
+// finished runs with their claims released in one transaction, and hands
+// back what it did not finish. DBQueue implements it on the database; the
+// engine's tests use fakes.
+type Queue interface {
+	// Claim takes at most n items for this worker; none means nothing is
+	// claimable now.
+	Claim(ctx context.Context, n int) ([]db.WorkItem, error)
+	// Complete records finished items and reports which runs were new.
+	Complete(ctx context.Context, done []db.FinishedWork) ([]bool, error)
+	// Renew extends the lease on every item this worker holds.
+	Renew(ctx context.Context) error
+	// Release hands back every item this worker holds unfinished.
+	Release(ctx context.Context) error
+	// Left says what the queue still holds.
+	Left(ctx context.Context) (db.WorkLeft, error)
+}
+
+// Catalog gives the puzzles and configurations that work items name.
+type Catalog interface {
+	Puzzle(ctx context.Context, id int64) (*sudokulab.Puzzle, error)
+	Config(ctx context.Context, id int64) (*Config, error)
+}
+
+// WorkOptions tune Work. Zero values mean the documented defaults.
+type WorkOptions struct {
+	Options
+	// Lease is how long a claim lasts without renewal; the engine renews
+	// it every Lease/3. A worker killed outright loses its unfinished
+	// claims to the others after at most Lease. 0 means DefaultLease.
+	Lease time.Duration
+	// Follow keeps the engine waiting for new work when the queue is
+	// empty, until ctx is cancelled; otherwise it returns once nothing is
+	// left to do or wait for.
+	Follow bool
+	// PlanDone, when not nil, is closed once the whole plan is in the
+	// queue: until then an empty queue means "wait", not "done".
+	PlanDone <-chan struct{}
+	// Poll is the longest wait between looks at an empty queue; 0 means
+	// one second.
+	Poll time.Duration
+	// Configs, when given, fixes the order of Summary.Configs.
+	Configs []Config
+	// MaxClaim bounds a claim; 0 means 256. The engine claims as many
+	// items as its workers finish in about half a second, at least Jobs.
+	MaxClaim int
+}
+
+// DefaultLease is the lease on claimed work when WorkOptions.Lease is 0.
+const DefaultLease = 30 * time.Second
+
+// Worker returns a name for this process in the work queue:
+// host:pid:random, unique among processes.
+func Worker(host string) string {
+	if host == "" {
+		host, _ = os.Hostname()
+	}
+	return fmt.Sprintf("%s:%d:%04x", host, os.Getpid(), sudokulab.NewRand(time.Now().UnixNano()).IntN(1<<16))
+}
+
+// job is one claimed item with what it needs to run.
+type job struct {
+	item   db.WorkItem
+	puzzle *sudokulab.Puzzle
+	config *Config
+	trace  Trace
+}
+
+type finished struct {
+	item   db.WorkItem
+	run    *sudokulab.Run
+	points []sudokulab.TrajectoryPoint
+	config *Config
+}
+
+// Work does the work of a queue on opts.Jobs cores until nothing is left
+// (or, with Follow, until ctx is cancelled). Every finished run is
+// recorded with its trajectory in one transaction with the release of its
+// claim. When ctx is cancelled the runs in progress are abandoned, every
+// run that finished is still recorded, the unfinished claims are handed
+// back for others to take at once, and the error is ctx's. Work hears
+// opts.Progress about every recorded run but does not call its Start: the
+// caller knows the plan.
+func Work(ctx context.Context, q Queue, cat Catalog, opts WorkOptions) (Summary, error) {
+	if opts.Jobs <= 0 {
+		opts.Jobs = runtime.NumCPU()
+	}
+	if opts.BatchRuns <= 0 {
+		opts.BatchRuns = 64
+	}
+	if opts.BatchDelay <= 0 {
+		opts.BatchDelay = 200 * time.Millisecond
+	}
+	if opts.CodeVersion == "" {
+		opts.CodeVersion = CodeVersion()
+	}
+	if opts.Host == "" {
+		opts.Host, _ = os.Hostname()
+	}
+	if opts.Lease <= 0 {
+		opts.Lease = DefaultLease
+	}
+	if opts.Poll <= 0 {
+		opts.Poll = time.Second
+	}
+	if opts.MaxClaim <= 0 {
+		opts.MaxClaim = 256
+	}
+	var sum Summary
+	idx := map[int64]int{}
+	for _, c := range opts.Configs {
+		idx[c.ID] = len(sum.Configs)
+		sum.Configs = append(sum.Configs, ConfigSummary{Name: c.Name})
+	}
+
+	runCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	jobCh := make(chan job, opts.Jobs)
+	resCh := make(chan finished, opts.BatchRuns+2*opts.Jobs)
+	var wg sync.WaitGroup
+	for range opts.Jobs {
+		wg.Go(func() {
+			w := newWorker(opts.Options)
+			for j := range jobCh {
+				if f, ok := w.run(runCtx, j); ok {
+					resCh <- f
+				}
+			}
+		})
+	}
+	var claimer sync.WaitGroup
+	claimer.Go(func() {
+		defer close(jobCh)
+		if err := claimLoop(runCtx, q, cat, opts, jobCh); err != nil && runCtx.Err() == nil {
+			stop(err)
+		}
+	})
+	renewDone := make(chan struct{})
+	go func() {
+		defer close(renewDone)
+		t := time.NewTicker(opts.Lease / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-runCtx.Done():
+				return
+			case <-t.C:
+				// A failed renewal is tried again at the next tick; the
+				// lease outlives two failures.
+				q.Renew(runCtx)
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(resCh)
+	}()
+
+	// The writer outlives a cancelled ctx: finished runs are kept.
+	wctx := context.WithoutCancel(ctx)
+	var (
+		batch []finished
+		werr  error
+	)
+	flush := func() {
+		if len(batch) == 0 || werr != nil {
+			batch = batch[:0]
+			return
+		}
+		done := make([]db.FinishedWork, len(batch))
+		for i, f := range batch {
+			done[i] = db.FinishedWork{WorkID: f.item.ID, Run: f.run, Points: f.points}
+		}
+		inserted, err := q.Complete(wctx, done)
+		if err != nil {
+			werr = err
+			stop(err) // nothing more can be recorded: stop the workers
+			batch = batch[:0]
+			return
+		}
+		for i, f := range batch {
+			dup := !inserted[i]
+			if dup {
+				sum.Duplicates++
+			} else {
+				sum.Recorded++
+				i, ok := idx[f.config.ID]
+				if !ok {
+					i = len(sum.Configs)
+					idx[f.config.ID] = i
+					sum.Configs = append(sum.Configs, ConfigSummary{Name: f.config.Name})
+				}
+				cs := &sum.Configs[i]
+				cs.Runs++
+				switch f.run.Status {
+				case sudokulab.StatusSolved:
+					cs.Solved++
+					cs.SolvedEvaluations += f.run.Evaluations
+					cs.SolvedGenerations += f.run.Generations
+				case sudokulab.StatusError:
+					cs.Errors++
+				}
+			}
+			if opts.Progress != nil {
+				opts.Progress.Recorded(Outcome{Run: f.run, Config: f.config, Duplicate: dup})
+			}
+		}
+		batch = batch[:0]
+	}
+	timer := time.NewTimer(opts.BatchDelay)
+	timer.Stop()
+loop:
+	for {
+		select {
+		case f, ok := <-resCh:
+			if !ok {
+				flush()
+				break loop
+			}
+			if len(batch) == 0 {
+				timer.Reset(opts.BatchDelay)
+			}
+			batch = append(batch, f)
+			if len(batch) >= opts.BatchRuns {
+				flush()
+			}
+		case <-timer.C:
+			flush()
+		}
+	}
+	claimer.Wait()
+	stop(nil)
+	<-renewDone
+	// Hand back what was claimed and not finished, so that others need
+	// not wait for the lease to lapse.
+	rerr := q.Release(wctx)
+	switch cause := context.Cause(runCtx); {
+	case werr != nil:
+		return sum, fmt.Errorf("record runs: %w", werr)
+	case ctx.Err() != nil:
+		return sum, ctx.Err()
+	case cause != nil && !errors.Is(cause, context.Canceled):
+		return sum, cause
+	case rerr != nil:
+		return sum, fmt.Errorf("release unfinished work: %w", rerr)
+	}
+	return sum, nil
+}
+
+// claimLoop claims work and hands it to the workers until nothing is left
+// (unless opts.Follow) or ctx ends. Claims grow while runs are quick, so
+// that claiming costs little per run, and stay small while runs are slow,
+// so that a dying worker loses little and the end of a plan is shared.
+func claimLoop(ctx context.Context, q Queue, cat Catalog, opts WorkOptions, jobs chan<- job) error {
+	n := opts.Jobs
+	idle := 10 * time.Millisecond
+	traces := map[string]Trace{}
+	for ctx.Err() == nil {
+		start := time.Now()
+		items, err := q.Claim(ctx, n)
+		if err != nil {
+			return err
+		}
+		if len(items) == 0 {
+			left, err := q.Left(ctx)
+			if err != nil {
+				return err
+			}
+			if !opts.Follow && planDone(opts.PlanDone) && left.Done() {
+				return nil
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(idle):
+			}
+			idle = min(2*idle, opts.Poll)
+			continue
+		}
+		idle = 10 * time.Millisecond
+		for _, it := range items {
+			p, err := cat.Puzzle(ctx, it.PuzzleID)
+			if err != nil {
+				return fmt.Errorf("work item %d: %w", it.ID, err)
+			}
+			c, err := cat.Config(ctx, it.ConfigID)
+			if err != nil {
+				return fmt.Errorf("work item %d: %w", it.ID, err)
+			}
+			tr, ok := traces[it.Trace]
+			if !ok {
+				if tr, err = ParseTrace(it.Trace); err != nil {
+					return fmt.Errorf("work item %d: %w", it.ID, err)
+				}
+				traces[it.Trace] = tr
+			}
+			select {
+			case jobs <- job{item: it, puzzle: p, config: c, trace: tr}:
+			case <-ctx.Done():
+				return nil
+			}
+		}
+		// The workers took the batch in this long: aim at half a second.
+		switch took := time.Since(start); {
+		case took < 250*time.Millisecond && len(items) == n:
+			n = min(2*n, opts.MaxClaim)
+		case took > 2*time.Second:
+			n = max(opts.Jobs, n/2)
+		}
+	}
+	return nil
+}
+
+// planDone reports whether the plan is wholly in the queue.
+func planDone(c <-chan struct{}) bool {
+	if c == nil {
+		return true
+	}
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// DBQueue is the work queue in a database, seen by one worker.
+type DBQueue struct {
+	DB *db.DB
+	// Worker names this process (see Worker).
+	Worker string
+	// ExperimentID limits claims to one experiment; 0 claims from any.
+	ExperimentID int64
+	// Lease is the claim's duration; 0 means DefaultLease.
+	Lease time.Duration
+	// MaxAttempts bounds the claims on one item; 0 means
+	// db.DefaultMaxAttempts.
+	MaxAttempts int
+}
+
+var _ Queue = (*DBQueue)(nil)
+
+func (q *DBQueue) lease() time.Duration {
+	if q.Lease <= 0 {
+		return DefaultLease
+	}
+	return q.Lease
+}
+
+// Claim implements Queue.
+func (q *DBQueue) Claim(ctx context.Context, n int) ([]db.WorkItem, error) {
+	return db.ClaimWork(ctx, q.DB, db.Claim{Worker: q.Worker, ExperimentID: q.ExperimentID, N: n, Lease: q.lease(), MaxAttempts: q.MaxAttempts})
+}
+
+// Complete implements Queue: one transaction for the batch.
+func (q *DBQueue) Complete(ctx context.Context, done []db.FinishedWork) (inserted []bool, err error) {
+	err = q.DB.WithTx(ctx, func(tx *sqlx.Tx) error {
+		inserted, err = db.CompleteWork(ctx, tx, done)
+		return err
+	})
+	return inserted, err
+}
+
+// Renew implements Queue.
+func (q *DBQueue) Renew(ctx context.Context) error {
+	_, err := db.RenewWork(ctx, q.DB, q.Worker, q.lease())
+	return err
+}
+
+// Release implements Queue.
+func (q *DBQueue) Release(ctx context.Context) error {
+	_, err := db.ReleaseWork(ctx, q.DB, q.Worker)
+	return err
+}
+
+// Left implements Queue.
+func (q *DBQueue) Left(ctx context.Context) (db.WorkLeft, error) {
+	return db.RemainingWork(ctx, q.DB, q.ExperimentID, q.MaxAttempts)
+}
+
+// DBCatalog reads puzzles and configurations from a database once each,
+// and builds the configurations' solvers from a registry.
+type DBCatalog struct {
+	DB       *db.DB
+	Registry Registry
+
+	mu      sync.Mutex
+	puzzles map[int64]*sudokulab.Puzzle
+	configs map[int64]*Config
+}
+
+var _ Catalog = (*DBCatalog)(nil)
+
+// Puzzle implements Catalog.
+func (c *DBCatalog) Puzzle(ctx context.Context, id int64) (*sudokulab.Puzzle, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p, ok := c.puzzles[id]; ok {
+		return p, nil
+	}
+	p, err := db.GetPuzzle(ctx, c.DB, id)
+	if err != nil {
+		return nil, err
+	}
+	if c.puzzles == nil {
+		c.puzzles = map[int64]*sudokulab.Puzzle{}
+	}
+	c.puzzles[id] = p
+	return p, nil
+}
+
+// Config implements Catalog. A configuration whose solver this program
+// does not have is an EINVALID error: an older sudokulab cannot do its
+// work.
+func (c *DBCatalog) Config(ctx context.Context, id int64) (*Config, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if rc, ok := c.configs[id]; ok {
+		return rc, nil
+	}
+	stored, err := db.GetConfigByID(ctx, c.DB, id)
+	if err != nil {
+		return nil, err
+	}
+	rc, err := LoadConfig(ctx, c.DB, c.Registry, stored.Name)
+	if err != nil {
+		return nil, err
+	}
+	if c.configs == nil {
+		c.configs = map[int64]*Config{}
+	}
+	c.configs[id] = &rc
+	return &rc, nil
+}
