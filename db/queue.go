@@ -60,7 +60,7 @@ type EnqueueResult struct {
 	// the plan (of its shard) now in the queue, Added those new to it,
 	// and Linked those found recorded already, by this experiment or
 	// another: they are marked done and linked to the experiment.
-	Puzzles               int
+	Puzzles                int
 	Planned, Added, Linked int64
 }
 
