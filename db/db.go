@@ -142,19 +142,35 @@ func (d *DB) WithTx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 
 // TxAttempts bounds how many times WithTx runs a transaction that finds
 // the database busy.
-const TxAttempts = 8
+const TxAttempts = 10
 
 // withTx is WithTx on any pool.
 func withTx(ctx context.Context, b beginner, name string, fn func(tx *sqlx.Tx) error) error {
+	return retry(ctx, name, func() error { return tryTx(ctx, b, fn) })
+}
+
+// Retry runs fn, a read or a statement outside any transaction, again
+// after a pause when it fails the way WithTx retries (a busy database, a
+// server restarting), up to TxAttempts times in all.
+func (d *DB) Retry(ctx context.Context, fn func() error) error {
+	return retry(ctx, d.path, fn)
+}
+
+// retry runs fn until it succeeds, fails for good, or TxAttempts tries
+// failed in a way that may pass.
+func retry(ctx context.Context, name string, fn func() error) error {
 	wait := 50 * time.Millisecond
 	for attempt := 1; ; attempt++ {
-		err := tryTx(ctx, b, fn)
+		err := fn()
 		if err == nil || !retryable(err) || ctx.Err() != nil {
 			return err
 		}
 		if attempt == TxAttempts {
-			return sudokulab.WrapError(sudokulab.ECONFLICT, err,
-				"database %s stayed busy through %d attempts (another process holds its write lock for long): try again", name, attempt)
+			if isBusy(err) {
+				return sudokulab.WrapError(sudokulab.ECONFLICT, err,
+					"database %s stayed busy through %d attempts (another process holds its write lock for long): try again", name, attempt)
+			}
+			return fmt.Errorf("database %s could not be reached through %d attempts: %w", name, attempt, err)
 		}
 		// Jitter keeps processes that collided from colliding again.
 		pause := wait/2 + time.Duration(rand.Int64N(int64(wait)))
@@ -163,7 +179,7 @@ func withTx(ctx context.Context, b beginner, name string, fn func(tx *sqlx.Tx) e
 			return ctx.Err()
 		case <-time.After(pause):
 		}
-		wait = min(2*wait, 2*time.Second)
+		wait = min(2*wait, 5*time.Second)
 	}
 }
 
@@ -355,13 +371,36 @@ func (d *DB) Query(ctx context.Context, query string, write bool) (columns []str
 	return columns, rows, nil
 }
 
+// ErrReadOnly and ErrRefused are in the chain of the error from SQL that
+// a read-only connection (Query without write, ReadQuery, a DB opened
+// ReadOnly) refused: ErrReadOnly for a statement that would change the
+// database, ErrRefused for ATTACH, DETACH, VACUUM (INTO), or a PRAGMA that
+// is not one of ReadOnlyPragmas or sets a value.
+var (
+	ErrReadOnly = errors.New("the statement changes the database")
+	ErrRefused  = errors.New("read-only SQL runs no ATTACH, DETACH, VACUUM, nor PRAGMA but the read-only ones")
+)
+
 // userSQLError wraps an error the database reported for SQL a person wrote.
 func userSQLError(err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		return err
+	case isReadOnlyError(err) || pgCode(err) == "25006": // read_only_sql_transaction
+		return sudokulab.WrapError(sudokulab.EINVALID, ErrReadOnly, "sql: %s", dbMessage(err))
+	case isAuthError(err):
+		return sudokulab.WrapError(sudokulab.EINVALID, ErrRefused, "sql: %s", dbMessage(err))
 	}
 	return sudokulab.Errorf(sudokulab.EINVALID, "sql: %s", dbMessage(err))
 }
+
+// CheckPredicate refuses a SQL predicate a person gave (--where) that
+// would end the statement it is pasted into: a ';' outside string
+// literals, quoted names and comments. The store functions that take a
+// predicate check it themselves; code that pastes one into its own SQL
+// calls CheckPredicate first, and runs the SQL on a read-only connection
+// (ReadQuery, or a DB opened ReadOnly).
+func CheckPredicate(where string) error { return checkPredicate(where) }
 
 // dbError classifies an error from a store statement about what (such as
 // "add run"): a broken constraint becomes a user-facing *sudokulab.Error

@@ -4,8 +4,12 @@ package db
 // it may succeed if tried again, and the engine's own message.
 
 import (
+	"database/sql/driver"
 	"errors"
+	"io"
+	"net"
 	"strings"
+	"syscall"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"modernc.org/sqlite"
@@ -64,13 +68,29 @@ func isBusy(err error) bool {
 
 // retryable reports whether a transaction that failed with err may succeed
 // when run again from the start: SQLite's lock still held after
-// busy_timeout, PostgreSQL's serialization failures and deadlocks.
+// busy_timeout; PostgreSQL's serialization failures and deadlocks, and a
+// server that went away or is starting (a restart): the pool then opens a
+// new connection.
 func retryable(err error) bool {
-	if isBusy(err) {
+	if isBusy(err) || errors.Is(err, driver.ErrBadConn) {
 		return true
 	}
 	var pe *pgconn.PgError
-	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+	if errors.As(err, &pe) {
+		switch {
+		case pe.Code == "40001", pe.Code == "40P01": // serialization failure, deadlock
+			return true
+		case strings.HasPrefix(pe.Code, "08"), strings.HasPrefix(pe.Code, "57P"): // connection lost, shutdown, starting
+			return true
+		}
+		return false
+	}
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
 }
 
 // dbMessage returns the database's own message for err, as its shell would

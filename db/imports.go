@@ -38,10 +38,12 @@ type ImportRow struct {
 }
 
 // ImportWriter writes imported puzzles, their memberships and ratings in
-// batches, with multi-row statements, for imports of millions of puzzles
-// in one transaction. It keeps the next position of each collection it
-// writes to, so nothing else may add to those collections while it is in
-// use. It is not safe for concurrent use.
+// batches, with multi-row statements. It keeps the next position of each
+// collection it writes to, read when it first writes to the collection, so
+// use one writer per transaction: a transaction that begins takes the
+// write lock (SQLite) and sees every position committed before it. A
+// puzzle it creates gets the row's Membership.ImportID as its import_id.
+// It is not safe for concurrent use.
 type ImportWriter struct {
 	x     Preparer
 	next  map[int64]int // next position per collection
@@ -55,8 +57,8 @@ type Preparer interface {
 	PreparexContext(ctx context.Context, query string) (*sqlx.Stmt, error)
 }
 
-// NewImportWriter returns a writer on x, normally a transaction. Close it
-// before the transaction ends.
+// NewImportWriter returns a writer on x, normally a transaction; make a
+// new one for each transaction. Close it before the transaction ends.
 func NewImportWriter(x Preparer) *ImportWriter {
 	return &ImportWriter{x: x, next: map[int64]int{}, now: FormatTime(now()), stmts: map[string]*sqlx.Stmt{}}
 }
@@ -167,11 +169,11 @@ func (w *ImportWriter) puzzles(ctx context.Context, rows []ImportRow) error {
 		first[k] = i
 		keys = append(keys, k)
 		args = append(args, k.grid, p.Givens.N(), k.rows, k.cols, p.Givens.Givens(), nullGrid(p.Solution),
-			p.SolutionCount, nullStr(p.SymmetryForm), w.now)
+			p.SolutionCount, nullStr(p.SymmetryForm), w.now, nullID(r.Membership.ImportID))
 	}
 	res, err := w.query(ctx, x.Rebind(`
-		INSERT INTO puzzles (grid, size, box_rows, box_cols, givens, solution, solution_count, symmetry_form, created_at)
-		VALUES `+values(len(keys), 9)+`
+		INSERT INTO puzzles (grid, size, box_rows, box_cols, givens, solution, solution_count, symmetry_form, created_at, import_id)
+		VALUES `+values(len(keys), 10)+`
 		ON CONFLICT (box_rows, box_cols, grid) DO NOTHING
 		RETURNING id, box_rows, box_cols, grid`), len(keys), args...)
 	if err != nil {
@@ -377,14 +379,15 @@ func scanImport(r rowScanner) (sudokulab.Import, error) {
 	return im, err
 }
 
-// FindImport returns the earliest finished import of a file with the
-// given SHA-256 into the collection called collection (empty: into any
-// collection that still exists), the name of its collection, and whether
-// there is one.
+// FindImport returns the earliest finished (published) import of a file
+// with the given SHA-256 into the collection called collection (empty:
+// into any collection that still exists), the name of its collection, and
+// whether there is one. Imports still loading are not found: see
+// LoadingImports.
 func FindImport(ctx context.Context, x sqlx.ExtContext, sha256, collection string) (im *sudokulab.Import, name string, found bool, err error) {
 	row := x.QueryRowxContext(ctx, x.Rebind(`
 		SELECT `+importCols+`, c.name FROM imports i JOIN collections c ON c.id = i.collection_id
-		WHERE i.file_sha256 = ? AND (c.name = ? OR ? = '') AND i.finished_at IS NOT NULL
+		WHERE i.file_sha256 = ? AND (c.name = ? OR ? = '') AND i.finished_at IS NOT NULL AND i.state = 'done'
 		ORDER BY i.id LIMIT 1`), sha256, collection, collection)
 	got, err := scanImport(extraScanner{row, []any{&name}})
 	if errors.Is(err, sql.ErrNoRows) {
@@ -412,12 +415,15 @@ func ImportTable(ctx context.Context, x sqlx.ExtContext, collection string) (Tab
 }
 
 // GetCollection returns the collection called name with its number of
-// puzzles, or an ENOTFOUND error.
+// puzzles, or an ENOTFOUND error. The count leaves out what imports still
+// loading have written; a collection such an import created is found (so
+// that no one creates it again) with the puzzles published in it.
 func GetCollection(ctx context.Context, x sqlx.ExtContext, name string) (*sudokulab.Collection, error) {
 	var c sudokulab.Collection
 	err := x.QueryRowxContext(ctx, x.Rebind(`
 		SELECT c.id, c.name, c.description, c.created_at,
-		       (SELECT COUNT(*) FROM collection_puzzles cp WHERE cp.collection_id = c.id)
+		       (SELECT COUNT(*) FROM collection_puzzles cp JOIN puzzles p ON p.id = cp.puzzle_id
+		        WHERE cp.collection_id = c.id AND `+notLoading("cp.import_id")+` AND `+notLoading("p.import_id")+`)
 		FROM collections c WHERE c.name = ?`), name).
 		Scan(&c.ID, &c.Name, &c.Description, timeCol{&c.CreatedAt}, &c.Puzzles)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -430,11 +436,12 @@ func GetCollection(ctx context.Context, x sqlx.ExtContext, name string) (*sudoku
 }
 
 // CollectionTable lists the puzzles of a collection in order, at most
-// limit of them (0: all).
+// limit of them (0: all), leaving out what imports still loading have
+// written.
 func CollectionTable(ctx context.Context, x sqlx.ExtContext, name string, limit int) (Table, error) {
 	q := `SELECT cp.position, p.id, cp.label, p.givens, p.solution_count AS solutions, cp.source_line AS line, p.grid, cp.metadata
 		FROM collection_puzzles cp JOIN collections c ON c.id = cp.collection_id JOIN puzzles p ON p.id = cp.puzzle_id
-		WHERE c.name = ? ORDER BY cp.position`
+		WHERE c.name = ? AND ` + notLoading("cp.import_id") + ` AND ` + notLoading("p.import_id") + ` ORDER BY cp.position`
 	if limit > 0 {
 		q += " LIMIT " + strconv.Itoa(limit)
 	}
@@ -461,7 +468,8 @@ func DeleteCollection(ctx context.Context, x sqlx.ExtContext, name string) (memb
 
 // FreezeCollection creates the collection called name holding, in order
 // of id, the puzzles having a row of the view puzzle_catalog that matches
-// the SQL predicate where (empty: every puzzle), and returns how many. An
+// the SQL predicate where (empty: every puzzle of the view, so none that
+// an import still loading stored), and returns how many. An
 // existing name is an ECONFLICT error; a predicate the database rejects an
 // EINVALID one.
 func FreezeCollection(ctx context.Context, x sqlx.ExtContext, name, description, where string) (int, error) {
@@ -470,7 +478,7 @@ func FreezeCollection(ctx context.Context, x sqlx.ExtContext, name, description,
 	} else if sudokulab.ErrorCode(err) != sudokulab.ENOTFOUND {
 		return 0, err
 	}
-	pred := ""
+	pred := " WHERE id IN (SELECT id FROM puzzle_catalog)"
 	if strings.TrimSpace(where) != "" {
 		if err := checkPredicate(where); err != nil {
 			return 0, err
@@ -504,15 +512,17 @@ func SetSymmetryForm(ctx context.Context, x sqlx.ExtContext, id int64, form stri
 
 // SymmetryDuplicates lists the puzzles that share their symmetry form with
 // another one: one row per puzzle, grouped by form, with how many puzzles
-// the group has and the collections each puzzle is in.
+// the group has and the collections each puzzle is in. What imports still
+// loading have written is left out.
 func SymmetryDuplicates(ctx context.Context, x sqlx.ExtContext) (Table, error) {
 	t, err := queryTable(ctx, x, `
 		SELECT p.symmetry_form, g.n AS puzzles, p.id, p.givens, p.grid,
 		       (SELECT MIN(c.name) FROM collection_puzzles cp JOIN collections c ON c.id = cp.collection_id
-		        WHERE cp.puzzle_id = p.id) AS collection
+		        WHERE cp.puzzle_id = p.id AND `+notLoading("cp.import_id")+`) AS collection
 		FROM puzzles p
-		JOIN (SELECT symmetry_form, COUNT(*) AS n FROM puzzles WHERE symmetry_form IS NOT NULL
+		JOIN (SELECT symmetry_form, COUNT(*) AS n FROM puzzles q WHERE symmetry_form IS NOT NULL AND `+notLoading("q.import_id")+`
 		      GROUP BY symmetry_form HAVING COUNT(*) > 1) g ON g.symmetry_form = p.symmetry_form
+		WHERE `+notLoading("p.import_id")+`
 		ORDER BY g.n DESC, p.symmetry_form, p.id`)
 	return t, dbError(err, "list duplicates up to symmetry")
 }
@@ -538,7 +548,8 @@ func (e extraScanner) Scan(dest ...any) error { return e.r.Scan(append(dest, e.e
 // called collection in its order, or (with collection empty) those
 // matching the SQL predicate where over puzzle_catalog in order of id; a
 // collection and a predicate together select the collection's puzzles
-// that match. An unknown collection is an ENOTFOUND error.
+// that match. What imports still loading have written is left out. An
+// unknown collection is an ENOTFOUND error.
 func ExportPuzzles(ctx context.Context, x sqlx.ExtContext, where, collection string) ([]ExportedPuzzle, error) {
 	if strings.TrimSpace(where) != "" {
 		if err := checkPredicate(where); err != nil {
@@ -552,7 +563,8 @@ func ExportPuzzles(ctx context.Context, x sqlx.ExtContext, where, collection str
 		}
 		q := `SELECT p.` + strings.ReplaceAll(puzzleCols, ", ", ", p.") + `, cp.label, cp.metadata, cp.source_line, c.name
 			FROM collection_puzzles cp JOIN collections c ON c.id = cp.collection_id JOIN puzzles p ON p.id = cp.puzzle_id
-			WHERE c.name = '` + strings.ReplaceAll(collection, "'", "''") + `'`
+			WHERE c.name = '` + strings.ReplaceAll(collection, "'", "''") + `'
+			AND ` + notLoading("cp.import_id") + ` AND ` + notLoading("p.import_id")
 		if strings.TrimSpace(where) != "" {
 			q += " AND p.id IN (SELECT id FROM puzzle_catalog WHERE (" + where + "\n))"
 		}
@@ -590,6 +602,7 @@ func ExportPuzzles(ctx context.Context, x sqlx.ExtContext, where, collection str
 		rows, err := x.QueryxContext(ctx, `
 			SELECT cp.puzzle_id, cp.label, cp.metadata, cp.source_line, c.name
 			FROM collection_puzzles cp JOIN collections c ON c.id = cp.collection_id
+			WHERE `+notLoading("cp.import_id")+`
 			ORDER BY cp.puzzle_id, c.name`)
 		if err != nil {
 			return nil, dbError(err, "export")
@@ -627,4 +640,376 @@ func ExportPuzzles(ctx context.Context, x sqlx.ExtContext, where, collection str
 		}
 	}
 	return out, dbError(rows.Err(), "export ratings")
+}
+
+// Imports load in short transactions under a marker and are published at
+// once. An import starts in state 'loading' (BeginImport), held by a
+// worker ("host:pid") until lease_until, a time taken from the database's
+// clock; each batch of puzzles is written in its own transaction together
+// with the import's counters and records_done (ImportProgress), which
+// also renews the lease; PublishImport sets the state to 'done'. While an
+// import is loading, the puzzles it created (puzzles.import_id), the
+// collections it created (collections.import_id) and its memberships
+// (collection_puzzles.import_id) are left out of puzzle_catalog and of
+// every read of this package. A re-run of the file finds the loading
+// import (LoadingImports) and, once its lease has lapsed or its worker is
+// gone, takes it over (TakeOverImport) and resumes after records_done, or
+// clears it (ClearImport).
+//
+// The holder of an import proves it on every write with an ImportLease:
+// the worker and the lease_until it last wrote. A write whose lease no
+// longer matches (the lease lapsed and another worker took the import
+// over) changes nothing and is an ECONFLICT error.
+
+// Import states, the column imports.state.
+const (
+	ImportLoading = "loading"
+	ImportDone    = "done"
+)
+
+// importOptionsPrefix starts the first line of a loading import's notes:
+// the options it was started with, which a resume compares. Publishing
+// removes the line.
+const importOptionsPrefix = "import options: "
+
+// notLoading is an SQL condition that holds unless col names an import
+// that is loading: what such an import wrote is left out of every read, as
+// puzzle_catalog leaves it out. An id naming no import counts as
+// published.
+func notLoading(col string) string {
+	return "NOT EXISTS (SELECT 1 FROM imports li WHERE li.id = " + col + " AND li.state = 'loading')"
+}
+
+// ImportRatingDetails is the details of a rating an import stores: the
+// import's id, by which ClearImport finds it.
+func ImportRatingDetails(importID int64) string {
+	return fmt.Sprintf(`{"import_id":%d}`, importID)
+}
+
+// ImportLease is a worker's hold on a loading import: the import, the
+// worker, and lease_until as the worker last wrote it.
+type ImportLease struct {
+	ID     int64
+	Worker string
+	Until  string
+}
+
+// LoadingImport is an import that is loading, as LoadingImports reads it.
+type LoadingImport struct {
+	// Import has the counters stored so far; Notes holds the remarks and
+	// rejections noted so far, without the options line.
+	Import sudokulab.Import
+	// Collection is the name of the import's collection, or empty while it
+	// has none.
+	Collection string
+	// Options are the options the import was started with, as given to
+	// BeginImport.
+	Options string
+	// Worker is who holds the import ("host:pid"), LeaseUntil until when
+	// (empty: released), and Lapsed whether the lease has run out by the
+	// database's clock (or was released).
+	Worker, LeaseUntil string
+	Lapsed             bool
+	// RecordsDone is the number of the file's records stored, in file
+	// order.
+	RecordsDone int
+}
+
+// splitLoadingNotes splits a loading import's notes into its options line
+// and the rest.
+func splitLoadingNotes(notes string) (options, rest string) {
+	if !strings.HasPrefix(notes, importOptionsPrefix) {
+		return "", notes
+	}
+	line, rest, _ := strings.Cut(notes, "\n")
+	return strings.TrimPrefix(line, importOptionsPrefix), rest
+}
+
+// LoadingImports returns the imports of the file with the given SHA-256
+// that are loading, oldest first.
+func LoadingImports(ctx context.Context, x sqlx.ExtContext, sha256 string) ([]LoadingImport, error) {
+	rows, err := x.QueryxContext(ctx, x.Rebind(`
+		SELECT `+importCols+`, COALESCE(c.name, ''), COALESCE(i.worker, ''), COALESCE(i.lease_until, ''),
+			CASE WHEN i.lease_until IS NULL OR i.lease_until < `+dialectByDriver(x.DriverName()).now+` THEN 1 ELSE 0 END,
+			i.records_done
+		FROM imports i LEFT JOIN collections c ON c.id = i.collection_id
+		WHERE i.file_sha256 = ? AND i.state = 'loading'
+		ORDER BY i.id`), sha256)
+	if err != nil {
+		return nil, dbError(err, "find loading imports")
+	}
+	defer rows.Close()
+	var out []LoadingImport
+	for rows.Next() {
+		var (
+			l      LoadingImport
+			lapsed int
+		)
+		l.Import, err = scanImport(extraScanner{rows, []any{&l.Collection, &l.Worker, &l.LeaseUntil, &lapsed, &l.RecordsDone}})
+		if err != nil {
+			return nil, dbError(err, "find loading imports")
+		}
+		l.Lapsed = lapsed == 1
+		l.Options, l.Import.Notes = splitLoadingNotes(l.Import.Notes)
+		out = append(out, l)
+	}
+	return out, dbError(rows.Err(), "find loading imports")
+}
+
+// leaseMillis is a lease duration as the dialects' lease expression takes
+// it.
+func leaseMillis(d time.Duration) int64 { return max(d.Milliseconds(), 1) }
+
+// BeginImport records the start of an import in state 'loading', held by
+// worker for lease from now: im's file, checksum and format are stored
+// with no collection and zero counts, and options (one line, compared by a
+// resume) as the first line of its notes. It sets im.ID and im.StartedAt.
+func BeginImport(ctx context.Context, x sqlx.ExtContext, im *sudokulab.Import, options, worker string, lease time.Duration) (ImportLease, error) {
+	if strings.Contains(options, "\n") {
+		return ImportLease{}, fmt.Errorf("db: import options %q: more than one line", options)
+	}
+	im.StartedAt = stamp(im.StartedAt)
+	l := ImportLease{Worker: worker}
+	err := x.QueryRowxContext(ctx, x.Rebind(`
+		INSERT INTO imports (file_name, file_sha256, format, started_at, notes, state, worker, lease_until, records_done)
+		VALUES (?, ?, ?, ?, ?, 'loading', ?, `+dialectByDriver(x.DriverName()).lease+`, 0)
+		RETURNING id, lease_until`),
+		im.FileName, im.FileSHA256, im.Format, FormatTime(im.StartedAt), importOptionsPrefix+options, worker,
+		leaseMillis(lease)).Scan(&l.ID, &l.Until)
+	if err != nil {
+		return ImportLease{}, dbError(err, "record import of "+im.FileName)
+	}
+	im.ID = l.ID
+	return l, nil
+}
+
+// TakeOverImport makes worker the holder of the loading import l for
+// lease from now, provided nobody changed its holder or lease since l was
+// read; ok is false when somebody did.
+func TakeOverImport(ctx context.Context, x sqlx.ExtContext, l LoadingImport, worker string, lease time.Duration) (_ ImportLease, ok bool, err error) {
+	nl := ImportLease{ID: l.Import.ID, Worker: worker}
+	err = x.QueryRowxContext(ctx, x.Rebind(`
+		UPDATE imports SET worker = ?, lease_until = `+dialectByDriver(x.DriverName()).lease+`
+		WHERE id = ? AND state = 'loading' AND COALESCE(worker, '') = ? AND COALESCE(lease_until, '') = ?
+		RETURNING lease_until`), worker, leaseMillis(lease), l.Import.ID, l.Worker, l.LeaseUntil).Scan(&nl.Until)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ImportLease{}, false, nil
+	}
+	if err != nil {
+		return ImportLease{}, false, dbError(err, fmt.Sprintf("take over import %d", l.Import.ID))
+	}
+	return nl, true, nil
+}
+
+// ErrImportLost is the cause of the ECONFLICT error a worker gets when it
+// writes to an import it no longer holds.
+var ErrImportLost = errors.New("the import is no longer this worker's")
+
+// lostImport returns the ECONFLICT error of a worker whose lease on an
+// import no longer holds.
+func lostImport(ctx context.Context, x sqlx.ExtContext, l ImportLease) error {
+	var state, worker, until string
+	err := x.QueryRowxContext(ctx, x.Rebind(`SELECT state, COALESCE(worker, ''), COALESCE(lease_until, '') FROM imports WHERE id = ?`), l.ID).
+		Scan(&state, &worker, &until)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return sudokulab.WrapError(sudokulab.ECONFLICT, ErrImportLost, "import %d was removed while %s loaded it", l.ID, l.Worker)
+	case err != nil:
+		return dbError(err, fmt.Sprintf("import %d", l.ID))
+	case state != ImportLoading:
+		return sudokulab.WrapError(sudokulab.ECONFLICT, ErrImportLost, "import %d was published by %s while %s loaded it", l.ID, worker, l.Worker)
+	}
+	return sudokulab.WrapError(sudokulab.ECONFLICT, ErrImportLost, "import %d: the lease of %s ran out and %s took it over (lease until %s)",
+		l.ID, l.Worker, worker, until)
+}
+
+// holdImport runs an UPDATE of the loading import l that renews its lease
+// for lease from now: set is the SET list (before lease_until) and args
+// its arguments. It returns the new lease, or an ECONFLICT error when l no
+// longer holds.
+func holdImport(ctx context.Context, x sqlx.ExtContext, l ImportLease, lease time.Duration, what, set string, args ...any) (ImportLease, error) {
+	if set != "" {
+		set += ", "
+	}
+	args = append(args, leaseMillis(lease), l.ID, l.Worker, l.Until)
+	err := x.QueryRowxContext(ctx, x.Rebind(`
+		UPDATE imports SET `+set+`lease_until = `+dialectByDriver(x.DriverName()).lease+`
+		WHERE id = ? AND state = 'loading' AND worker = ? AND lease_until = ?
+		RETURNING lease_until`), args...).Scan(&l.Until)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ImportLease{}, lostImport(ctx, x, l)
+	}
+	if err != nil {
+		return ImportLease{}, dbError(err, fmt.Sprintf("%s import %d", what, l.ID))
+	}
+	return l, nil
+}
+
+// RenewImportLease extends the lease on a loading import to lease from now
+// and returns the new lease; it is an ECONFLICT error when l no longer
+// holds.
+func RenewImportLease(ctx context.Context, x sqlx.ExtContext, l ImportLease, lease time.Duration) (ImportLease, error) {
+	return holdImport(ctx, x, l, lease, "renew the lease of", "")
+}
+
+// ImportProgress stores how far the loading import l has got, in the
+// transaction that wrote its latest batch: im's collection and counters,
+// records (the number of the file's records stored), and notes (lines
+// noted by the batch, appended to the import's notes; may be empty). It
+// renews the lease for lease from now and returns it; it is an ECONFLICT
+// error when l no longer holds, and then the transaction must roll back.
+func ImportProgress(ctx context.Context, x sqlx.ExtContext, l ImportLease, im *sudokulab.Import, records int, notes string, lease time.Duration) (ImportLease, error) {
+	add := ""
+	if notes != "" {
+		add = "\n" + notes
+	}
+	return holdImport(ctx, x, l, lease, "record the progress of",
+		`collection_id = ?, puzzles_read = ?, puzzles_new = ?, puzzles_duplicate = ?, puzzles_rejected = ?,
+		records_done = ?, notes = notes || ?`,
+		nullID(im.CollectionID), im.PuzzlesRead, im.PuzzlesNew, im.PuzzlesDuplicate, im.PuzzlesRejected, records, add)
+}
+
+// ReleaseImport gives up the lease on a loading import, so that a re-run
+// takes it over at once; what it stored stays, hidden. Releasing a lease
+// that no longer holds changes nothing.
+func ReleaseImport(ctx context.Context, x sqlx.ExtContext, l ImportLease) error {
+	_, err := x.ExecContext(ctx, x.Rebind(`
+		UPDATE imports SET lease_until = NULL WHERE id = ? AND state = 'loading' AND worker = ? AND lease_until = ?`),
+		l.ID, l.Worker, l.Until)
+	return dbError(err, fmt.Sprintf("release import %d", l.ID))
+}
+
+// PublishImport ends the loading import l: its state becomes 'done' and
+// its collection, counters, finish time (now when im.FinishedAt is zero,
+// which is then set) and notes are stored; its notes are those noted while
+// loading followed by the line tail, if not empty (im.Notes is set to
+// them). Readers see everything it wrote from then on, at once. Puzzles
+// and collections it lists that another import still loading had created
+// become this import's, so that they appear with it. It is an ECONFLICT
+// error when l no longer holds.
+func PublishImport(ctx context.Context, x sqlx.ExtContext, l ImportLease, im *sudokulab.Import, tail string) error {
+	var notes string
+	if err := x.QueryRowxContext(ctx, x.Rebind(`SELECT notes FROM imports WHERE id = ?`), l.ID).Scan(&notes); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return lostImport(ctx, x, l)
+		}
+		return dbError(err, fmt.Sprintf("publish import %d", l.ID))
+	}
+	_, notes = splitLoadingNotes(notes)
+	if tail != "" {
+		if notes != "" {
+			notes += "\n"
+		}
+		notes += tail
+	}
+	finished := stamp(im.FinishedAt)
+	res, err := x.ExecContext(ctx, x.Rebind(`
+		UPDATE imports SET state = 'done', lease_until = NULL, collection_id = ?, finished_at = ?, notes = ?,
+			puzzles_read = ?, puzzles_new = ?, puzzles_duplicate = ?, puzzles_rejected = ?
+		WHERE id = ? AND state = 'loading' AND worker = ? AND lease_until = ?`),
+		nullID(im.CollectionID), FormatTime(finished), notes, im.PuzzlesRead, im.PuzzlesNew, im.PuzzlesDuplicate,
+		im.PuzzlesRejected, l.ID, l.Worker, l.Until)
+	if err != nil {
+		return dbError(err, fmt.Sprintf("publish import %d", l.ID))
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return dbError(err, fmt.Sprintf("publish import %d", l.ID))
+	} else if n == 0 {
+		return lostImport(ctx, x, l)
+	}
+	others := `SELECT id FROM imports WHERE state = 'loading' AND id <> ?`
+	if _, err := x.ExecContext(ctx, x.Rebind(`
+		UPDATE puzzles SET import_id = ?
+		WHERE import_id IN (`+others+`) AND id IN (SELECT puzzle_id FROM collection_puzzles WHERE import_id = ?)`),
+		l.ID, l.ID, l.ID); err != nil {
+		return dbError(err, fmt.Sprintf("publish import %d: puzzles", l.ID))
+	}
+	if _, err := x.ExecContext(ctx, x.Rebind(`
+		UPDATE collections SET import_id = ?
+		WHERE import_id IN (`+others+`)
+		  AND (id = ? OR id IN (SELECT collection_id FROM collection_puzzles WHERE import_id = ?))`),
+		l.ID, l.ID, im.CollectionID, l.ID); err != nil {
+		return dbError(err, fmt.Sprintf("publish import %d: collections", l.ID))
+	}
+	im.FinishedAt, im.Notes = finished, notes
+	return nil
+}
+
+// EnsureImportCollection is EnsureCollection for an import: a collection
+// it creates records importID as its creator, so that it stays hidden
+// while the import is loading.
+func EnsureImportCollection(ctx context.Context, x sqlx.ExtContext, name, description string, importID int64) (int64, error) {
+	if strings.TrimSpace(name) == "" {
+		return 0, sudokulab.Errorf(sudokulab.EINVALID, "a collection needs a name")
+	}
+	var id int64
+	err := x.QueryRowxContext(ctx, x.Rebind(`
+		INSERT INTO collections (name, description, created_at, import_id) VALUES (?, ?, ?, ?)
+		ON CONFLICT (name) DO NOTHING
+		RETURNING id`), name, description, FormatTime(now()), nullID(importID)).Scan(&id)
+	if err == nil {
+		return id, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return 0, dbError(err, "add collection "+name)
+	}
+	return EnsureCollection(ctx, x, name, description)
+}
+
+// ClearImport takes one step in removing what the loading import l wrote,
+// deleting at most limit rows, so that each step is a short transaction:
+// its memberships; the puzzles it created that nothing else refers to
+// (with their ratings), the others becoming published; the collections it
+// created that hold no puzzle; and last the import itself, when done is
+// true. Ratings it stored for puzzles stored before stay (they replaced
+// older ones). It is an ECONFLICT error when l no longer holds.
+func ClearImport(ctx context.Context, x sqlx.ExtContext, l ImportLease, limit int) (done bool, err error) {
+	var n int
+	err = x.QueryRowxContext(ctx, x.Rebind(`
+		SELECT COUNT(*) FROM imports WHERE id = ? AND state = 'loading' AND worker = ? AND lease_until = ?`),
+		l.ID, l.Worker, l.Until).Scan(&n)
+	if err != nil {
+		return false, dbError(err, fmt.Sprintf("clear import %d", l.ID))
+	}
+	if n == 0 {
+		return false, lostImport(ctx, x, l)
+	}
+	steps := []struct {
+		what, query string
+		args        []any
+	}{
+		{"memberships", `DELETE FROM collection_puzzles WHERE import_id = ?
+			AND puzzle_id IN (SELECT puzzle_id FROM collection_puzzles WHERE import_id = ? LIMIT ?)`,
+			[]any{l.ID, l.ID, limit}},
+		// work has no index on puzzle_id: NOT IN reads it once per step.
+		{"puzzles", `DELETE FROM puzzles WHERE id IN (SELECT p.id FROM puzzles p WHERE p.import_id = ?
+			AND NOT EXISTS (SELECT 1 FROM collection_puzzles cp WHERE cp.puzzle_id = p.id)
+			AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.puzzle_id = p.id)
+			AND p.id NOT IN (SELECT puzzle_id FROM work)
+			AND NOT EXISTS (SELECT 1 FROM ratings r WHERE r.puzzle_id = p.id AND COALESCE(r.details, '') <> ?)
+			LIMIT ?)`,
+			[]any{l.ID, ImportRatingDetails(l.ID), limit}},
+		{"puzzles", `UPDATE puzzles SET import_id = NULL WHERE id IN (SELECT id FROM puzzles WHERE import_id = ? LIMIT ?)`,
+			[]any{l.ID, limit}},
+		{"collections", `DELETE FROM collections WHERE import_id = ?
+			AND NOT EXISTS (SELECT 1 FROM collection_puzzles cp WHERE cp.collection_id = collections.id)
+			AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.collection_id = collections.id AND i.id <> ?)`,
+			[]any{l.ID, l.ID}},
+		{"collections", `UPDATE collections SET import_id = NULL WHERE import_id = ?`, []any{l.ID}},
+	}
+	for _, s := range steps {
+		res, err := x.ExecContext(ctx, x.Rebind(s.query), s.args...)
+		if err != nil {
+			return false, dbError(err, fmt.Sprintf("clear import %d: %s", l.ID, s.what))
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return false, dbError(err, fmt.Sprintf("clear import %d: %s", l.ID, s.what))
+		} else if n > 0 {
+			return false, nil
+		}
+	}
+	if _, err := x.ExecContext(ctx, x.Rebind(`DELETE FROM imports WHERE id = ?`), l.ID); err != nil {
+		return false, dbError(err, fmt.Sprintf("clear import %d", l.ID))
+	}
+	return true, nil
 }

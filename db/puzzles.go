@@ -133,18 +133,19 @@ func FindPuzzle(ctx context.Context, x sqlx.ExtContext, shape sudokulab.Shape, g
 // ListPuzzles returns the distinct puzzles having a row of the view
 // puzzle_catalog that matches the SQL predicate where, such as
 // "collection = 'sato-inoue-2010' AND givens < 30", ordered by id; an empty
-// predicate matches every puzzle. A positive limit keeps the first limit
+// predicate matches every puzzle of the view (which leaves out what
+// imports still loading have stored). A positive limit keeps the first limit
 // puzzles. A predicate the database rejects is an EINVALID error carrying
 // the database's message. The predicate must be a single expression: it
 // cannot hold a ';' outside quotes.
 func ListPuzzles(ctx context.Context, x sqlx.ExtContext, where string, limit int) ([]sudokulab.Puzzle, error) {
-	q := `SELECT ` + puzzleCols + ` FROM puzzles`
+	q := `SELECT ` + puzzleCols + ` FROM puzzles WHERE id IN (SELECT id FROM puzzle_catalog)`
 	if strings.TrimSpace(where) != "" {
 		if err := checkPredicate(where); err != nil {
 			return nil, err
 		}
 		// The newline ends a trailing "--" comment in the predicate.
-		q += " WHERE id IN (SELECT id FROM puzzle_catalog WHERE (" + where + "\n))"
+		q = `SELECT ` + puzzleCols + ` FROM puzzles WHERE id IN (SELECT id FROM puzzle_catalog WHERE (` + where + "\n))"
 	}
 	q += " ORDER BY id"
 	if limit > 0 {
@@ -295,13 +296,14 @@ func AddMembership(ctx context.Context, x sqlx.ExtContext, m sudokulab.Membershi
 }
 
 // PuzzleCollections returns the memberships of a puzzle, with the
-// collection names, ordered by collection name.
+// collection names, ordered by collection name; memberships written by
+// imports still loading are left out.
 func PuzzleCollections(ctx context.Context, x sqlx.ExtContext, puzzleID int64) ([]sudokulab.Membership, error) {
 	rows, err := x.QueryxContext(ctx, x.Rebind(`
 		SELECT cp.collection_id, cp.puzzle_id, cp.position, cp.label, cp.import_id, cp.source_line,
 		       cp.metadata, cp.added_at, c.name
 		FROM collection_puzzles cp JOIN collections c ON c.id = cp.collection_id
-		WHERE cp.puzzle_id = ?
+		WHERE cp.puzzle_id = ? AND `+notLoading("cp.import_id")+`
 		ORDER BY c.name`), puzzleID)
 	if err != nil {
 		return nil, dbError(err, "puzzle collections")
@@ -320,11 +322,15 @@ func PuzzleCollections(ctx context.Context, x sqlx.ExtContext, puzzleID int64) (
 }
 
 // ListCollections returns every collection with its number of puzzles,
-// ordered by name.
+// ordered by name. Collections created by imports still loading, and the
+// puzzles and memberships such imports wrote, are left out.
 func ListCollections(ctx context.Context, x sqlx.ExtContext) ([]sudokulab.Collection, error) {
 	rows, err := x.QueryxContext(ctx, `
-		SELECT c.id, c.name, c.description, c.created_at, COUNT(cp.puzzle_id)
-		FROM collections c LEFT JOIN collection_puzzles cp ON cp.collection_id = c.id
+		SELECT c.id, c.name, c.description, c.created_at, COUNT(p.id)
+		FROM collections c
+		LEFT JOIN collection_puzzles cp ON cp.collection_id = c.id AND `+notLoading("cp.import_id")+`
+		LEFT JOIN puzzles p ON p.id = cp.puzzle_id AND `+notLoading("p.import_id")+`
+		WHERE `+notLoading("c.import_id")+`
 		GROUP BY c.id, c.name, c.description, c.created_at
 		ORDER BY c.name`)
 	if err != nil {

@@ -342,7 +342,7 @@ func ClaimWork(ctx context.Context, d *DB, c Claim) ([]WorkItem, error) {
 	err := d.WithTx(ctx, func(tx *sqlx.Tx) error {
 		out = out[:0]
 		for _, pick := range []string{
-			`state = 'running' AND lease_until < ` + dl.now + ` AND attempts < ?`,
+			`state = 'running' AND lease_until < (SELECT ` + dl.now + `) AND attempts < ?`,
 			`state = 'pending' AND attempts < ?`,
 		} {
 			n := c.N - len(out)
@@ -407,44 +407,53 @@ type FinishedWork struct {
 // new. A worker finishing after its lease lapsed adds nothing twice: the
 // run's identity is unique.
 func CompleteWork(ctx context.Context, x sqlx.ExtContext, done []FinishedWork) (inserted []bool, err error) {
-	inserted = make([]bool, len(done))
-	var points []sudokulab.TrajectoryPoint
-	links := make([]any, 0, 2*len(done))
-	now := nowOf(x)
+	runs := make([]*sudokulab.Run, len(done))
 	for i, f := range done {
-		id, ok, err := InsertRunIfNew(ctx, x, f.Run, nil)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			if id, _, err = FindRunID(ctx, x, *f.Run); err != nil {
-				return nil, err
-			}
-			f.Run.ID = id
-		}
-		inserted[i] = ok
-		if ok {
+		runs[i] = f.Run
+	}
+	if inserted, err = InsertRunsIfNew(ctx, x, runs); err != nil {
+		return nil, err
+	}
+	var points []sudokulab.TrajectoryPoint
+	for i, f := range done {
+		if inserted[i] {
 			for _, p := range f.Points {
-				p.RunID = id
+				p.RunID = f.Run.ID
 				points = append(points, p)
 			}
-		}
-		if _, err := x.ExecContext(ctx, x.Rebind(`
-			UPDATE work SET state = 'done', run_id = ?, lease_until = NULL, finished_at = `+now+`
-			WHERE id = ?`), id, f.WorkID); err != nil {
-			return nil, dbError(err, "finish work")
-		}
-		if f.Run.ExperimentID != 0 {
-			links = append(links, f.Run.ExperimentID, id)
 		}
 	}
 	if err := InsertPoints(ctx, x, points); err != nil {
 		return nil, err
 	}
-	if len(links) > 0 {
-		if _, err := x.ExecContext(ctx, x.Rebind(`INSERT INTO experiment_runs (experiment_id, run_id) VALUES `+
-			values(len(links)/2, 2)+` ON CONFLICT DO NOTHING`), links...); err != nil {
-			return nil, dbError(err, "link runs to experiment")
+	now := nowOf(x)
+	for start := 0; start < len(done); start += insertRunsChunk {
+		part := done[start:min(start+insertRunsChunk, len(done))]
+		var (
+			cases strings.Builder
+			args  []any
+			ids   []any
+			links []any
+		)
+		for _, f := range part {
+			cases.WriteString(" WHEN ? THEN CAST(? AS BIGINT)")
+			args = append(args, f.WorkID, f.Run.ID)
+			ids = append(ids, f.WorkID)
+			if f.Run.ExperimentID != 0 {
+				links = append(links, f.Run.ExperimentID, f.Run.ID)
+			}
+		}
+		if _, err := x.ExecContext(ctx, x.Rebind(`
+			UPDATE work SET state = 'done', lease_until = NULL, finished_at = `+now+`,
+				run_id = CASE id`+cases.String()+` END
+			WHERE id IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ")+`)`), append(args, ids...)...); err != nil {
+			return nil, dbError(err, "finish work")
+		}
+		if len(links) > 0 {
+			if _, err := x.ExecContext(ctx, x.Rebind(`INSERT INTO experiment_runs (experiment_id, run_id) VALUES `+
+				values(len(links)/2, 2)+` ON CONFLICT DO NOTHING`), links...); err != nil {
+				return nil, dbError(err, "link runs to experiment")
+			}
 		}
 	}
 	return inserted, nil
@@ -503,13 +512,13 @@ func RemainingWork(ctx context.Context, x sqlx.ExtContext, experimentID int64, m
 	if maxAttempts <= 0 {
 		maxAttempts = DefaultMaxAttempts
 	}
-	now := nowOf(x)
+	now := "(SELECT " + nowOf(x) + ")"
 	q := `SELECT
 		COALESCE(SUM(CASE WHEN state = 'pending' THEN 1 ELSE 0 END), 0),
 		COALESCE(SUM(CASE WHEN state = 'running' AND lease_until >= ` + now + ` THEN 1 ELSE 0 END), 0),
 		COALESCE(SUM(CASE WHEN state = 'running' AND lease_until < ` + now + ` AND attempts < ? THEN 1 ELSE 0 END), 0),
 		COALESCE(SUM(CASE WHEN state = 'running' AND lease_until < ` + now + ` AND attempts >= ? THEN 1 ELSE 0 END), 0)
-		FROM work WHERE state <> 'done'`
+		FROM work WHERE state IN ('pending', 'running')`
 	args := []any{maxAttempts, maxAttempts}
 	if experimentID != 0 {
 		q += ` AND experiment_id = ?`

@@ -58,3 +58,28 @@ func ConfigRunStats(ctx context.Context, x sqlx.ExtContext, config string) ([]Pu
 	}
 	return out, dbError(rows.Err(), "run statistics of "+config)
 }
+
+// RatedPuzzles returns the ids of the puzzles that have a rating by rater
+// with the given rater_version and options (empty options stand for "{}",
+// as UpsertRating stores them): the puzzles a re-run of the rater with the
+// same settings can skip.
+func RatedPuzzles(ctx context.Context, x sqlx.ExtContext, rater, version, options string) (map[int64]bool, error) {
+	if options == "" {
+		options = "{}"
+	}
+	rows, err := x.QueryxContext(ctx, x.Rebind(`
+		SELECT puzzle_id FROM ratings WHERE rater = ? AND rater_version = ? AND options = ?`), rater, version, options)
+	if err != nil {
+		return nil, dbError(err, "ratings by "+rater)
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, dbError(err, "ratings by "+rater)
+		}
+		out[id] = true
+	}
+	return out, dbError(rows.Err(), "ratings by "+rater)
+}

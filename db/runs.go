@@ -95,6 +95,87 @@ func insertRun(ctx context.Context, x sqlx.ExtContext, r *sudokulab.Run, points 
 	return id, true, nil
 }
 
+// runKey is the identity of a run.
+type runKey struct {
+	puzzle, config, seed, evals, gens, timeout int64
+}
+
+func keyOf(r *sudokulab.Run) runKey {
+	return runKey{r.PuzzleID, r.ConfigID, r.Seed, r.MaxEvaluations, r.MaxGenerations, r.TimeoutMS}
+}
+
+// insertRunsChunk bounds the runs of one multi-row INSERT (19 parameters
+// each, well under SQLite's 32,766 and PostgreSQL's 65,535).
+const insertRunsChunk = 200
+
+// InsertRunsIfNew stores finished runs without their trajectories in
+// multi-row INSERTs, skipping those whose identity is stored already (or
+// appears earlier in runs), and sets every run's ID: the new row's, or
+// the stored run's. It reports which were new. The run engine records a
+// batch of runs with it in one transaction.
+func InsertRunsIfNew(ctx context.Context, x sqlx.ExtContext, runs []*sudokulab.Run) (inserted []bool, err error) {
+	inserted = make([]bool, len(runs))
+	for start := 0; start < len(runs); start += insertRunsChunk {
+		part := runs[start:min(start+insertRunsChunk, len(runs))]
+		args := make([]any, 0, 19*len(part))
+		for _, r := range part {
+			if !r.Status.Valid() {
+				return nil, sudokulab.Errorf(sudokulab.EINVALID, "run status %q: want solved, unsolved, timeout, canceled or error", r.Status)
+			}
+			if r.MaxEvaluations < 0 || r.MaxGenerations < 0 || r.TimeoutMS < 0 {
+				return nil, sudokulab.Errorf(sudokulab.EINVALID, "run budget cannot be negative (0 means no limit)")
+			}
+			r.StartedAt, r.FinishedAt = stamp(r.StartedAt), stamp(r.FinishedAt)
+			args = append(args, nullID(r.ExperimentID), r.PuzzleID, r.ConfigID, r.Seed, r.MaxEvaluations, r.MaxGenerations, r.TimeoutMS,
+				string(r.Status), r.Evaluations, r.Generations, r.Restarts, r.BestCost, nullGrid(r.FinalGrid), r.WallSeconds,
+				nullStr(r.Error), r.CodeVersion, r.Host, FormatTime(r.StartedAt), FormatTime(r.FinishedAt))
+		}
+		rows, err := x.QueryxContext(ctx, x.Rebind(`
+			INSERT INTO runs (experiment_id, puzzle_id, config_id, seed, max_evaluations, max_generations, timeout_ms,
+				status, evaluations, generations, restarts, best_cost, final_grid, wall_seconds, error,
+				code_version, host, started_at, finished_at)
+			VALUES `+values(len(part), 19)+`
+			ON CONFLICT (puzzle_id, config_id, seed, max_evaluations, max_generations, timeout_ms) DO NOTHING
+			RETURNING id, puzzle_id, config_id, seed, max_evaluations, max_generations, timeout_ms`), args...)
+		if err != nil {
+			return nil, dbError(err, "add runs")
+		}
+		ids := make(map[runKey]int64, len(part))
+		for rows.Next() {
+			var (
+				k  runKey
+				id int64
+			)
+			if err := rows.Scan(&id, &k.puzzle, &k.config, &k.seed, &k.evals, &k.gens, &k.timeout); err != nil {
+				rows.Close()
+				return nil, dbError(err, "add runs")
+			}
+			ids[k] = id
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, dbError(err, "add runs")
+		}
+		for i, r := range part {
+			k := keyOf(r)
+			if id, ok := ids[k]; ok {
+				r.ID, inserted[start+i] = id, true
+				delete(ids, k) // a second run of the same identity is not new
+				continue
+			}
+			id, found, err := FindRunID(ctx, x, *r)
+			if err != nil {
+				return nil, err
+			}
+			if !found {
+				return nil, fmt.Errorf("db: add run of config %d on puzzle %d with seed %d: neither stored nor found", r.ConfigID, r.PuzzleID, r.Seed)
+			}
+			r.ID = id
+		}
+	}
+	return inserted, nil
+}
+
 // pointsQuery caches the INSERT statement for n points.
 var pointsQuery sync.Map // map[string]string, key driver name + n
 
@@ -388,7 +469,7 @@ func EnsureConfig(ctx context.Context, x sqlx.ExtContext, c *sudokulab.Config) (
 		INSERT INTO configs (name, solver, params, params_hash, description, preset, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)
 		RETURNING id`),
-		c.Name, c.Solver, c.Params, c.ParamsHash, c.Description, c.Preset, FormatTime(c.CreatedAt)).Scan(&id)
+		c.Name, c.Solver, c.Params, c.ParamsHash, c.Description, boolInt(c.Preset), FormatTime(c.CreatedAt)).Scan(&id)
 	if err != nil {
 		return 0, false, dbError(err, "add configuration "+c.Name)
 	}

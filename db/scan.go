@@ -113,6 +113,15 @@ func nullID[T int | int64](n T) any {
 	return int64(n)
 }
 
+// boolInt is the value for a 0/1 flag column: PostgreSQL will not take a
+// Go bool for an integer.
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // nullTime is the value for a nullable timestamp column: NULL for the zero
 // time.
 func nullTime(t time.Time) any {

@@ -103,11 +103,13 @@ func openSQLite(ctx context.Context, path string, opts Options) (*sql.DB, error)
 		}
 	}
 	sqlDB, err := openSQLitePool(ctx, sqliteDSN(path, opts))
-	if err != nil && opts.ReadOnly && isCantOpen(err) {
+	if err != nil && opts.ReadOnly && (isCantOpen(err) || isReadOnlyDirectory(err)) {
 		// A WAL file in a directory we cannot write, closed cleanly (no
 		// -shm beside it): SQLite cannot make the shared-memory file a
-		// reader needs. Nobody can write there either, so the file can be
-		// read as immutable.
+		// reader needs (SQLITE_CANTOPEN, or SQLITE_READONLY_DIRECTORY
+		// when the file itself is writable or read-only but the folder is
+		// not). No connection has it open (it would have made the -shm
+		// file), so the file can be read as immutable.
 		sqlDB, err = openSQLitePool(ctx, sqliteDSN(path, opts)+"&immutable=1")
 	}
 	if err != nil {
@@ -133,6 +135,13 @@ func openSQLitePool(ctx context.Context, dsn string) (*sql.DB, error) {
 		return nil, err
 	}
 	return sqlDB, nil
+}
+
+// isReadOnlyDirectory reports whether err is SQLITE_READONLY_DIRECTORY: a
+// WAL file's reader cannot create the -shm file in its folder.
+func isReadOnlyDirectory(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_READONLY_DIRECTORY
 }
 
 // isCantOpen reports whether err is SQLite's "unable to open database file".
@@ -202,6 +211,21 @@ func readOnlyAuthorizer(action sqlite.AuthorizerActionCode, arg1, arg2, _, _ str
 	return sqlite.AuthorizerOK
 }
 
+// isReadOnlyError reports whether err is SQLite refusing a change to a
+// database that is read-only (a read-only file or connection, or PRAGMA
+// query_only).
+func isReadOnlyError(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_READONLY
+}
+
+// isAuthError reports whether err is SQLite's "not authorized": a
+// statement readOnlyAuthorizer denied.
+func isAuthError(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_AUTH
+}
+
 // readPragmas are the pragmas a read-only command may run: true for those
 // whose argument names a table, index or limit rather than sets a value.
 var readPragmas = map[string]bool{
@@ -236,4 +260,3 @@ func setAuthorizer(conn *sql.Conn, fn sqlite.AuthorizerFn) error {
 		return r.RegisterAuthorizer(fn)
 	})
 }
-

@@ -28,8 +28,10 @@ CREATE TABLE work (
     UNIQUE (experiment_id, puzzle_id, config_id, seed, max_evaluations, max_generations, timeout_ms)
 );
 
--- Claims look for pending (or lapsed) work of one experiment in id order.
+-- Claims look for pending work of one experiment in id order, and for
+-- running work whose lease lapsed.
 CREATE INDEX work_state ON work (state, experiment_id, id);
+CREATE INDEX work_lease ON work (state, experiment_id, lease_until);
 CREATE INDEX work_worker ON work (worker);
 CREATE INDEX work_run_id ON work (run_id);
 

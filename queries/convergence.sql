@@ -13,9 +13,9 @@ WITH RECURSIVE
 selected AS (
   SELECT r.id, r.config
   FROM run_results r
-  WHERE (:config IS NULL OR r.config = :config)
-    AND (:experiment IS NULL OR r.experiment = :experiment)
-    AND (:collection IS NULL OR r.puzzle_id IN (
+  WHERE (CAST(:config AS TEXT) IS NULL OR r.config = :config)
+    AND (CAST(:experiment AS TEXT) IS NULL OR r.experiment = :experiment)
+    AND (CAST(:collection AS TEXT) IS NULL OR r.puzzle_id IN (
           SELECT id FROM puzzle_catalog WHERE collection = :collection))
 ),
 points AS (
@@ -25,7 +25,7 @@ points AS (
   JOIN trajectory_points t ON t.run_id = s.id
 ),
 budgets(budget, step) AS (
-  SELECT 1, 0
+  SELECT CAST(1 AS BIGINT), 0 -- BIGINT, or PostgreSQL types the budgets int4, too small for large evaluation counts
   UNION ALL
   SELECT CASE step % 3 WHEN 1 THEN budget * 5 / 2 ELSE budget * 2 END, step + 1
   FROM budgets
@@ -50,7 +50,7 @@ SELECT config, budget,
        ROUND(AVG(best_cost), 3) AS mean_best_cost,
        MIN(best_cost) AS min_best_cost,
        MAX(CASE WHEN k = (n + 3) / 4 THEN best_cost END) AS q25_best_cost,
-       AVG(CASE WHEN k IN ((n + 1) / 2, (n + 2) / 2) THEN best_cost END) AS median_best_cost,
+       ROUND(AVG(CASE WHEN k IN ((n + 1) / 2, (n + 2) / 2) THEN best_cost END), 1) AS median_best_cost,
        MAX(CASE WHEN k = (3 * n + 3) / 4 THEN best_cost END) AS q75_best_cost,
        MAX(best_cost) AS max_best_cost
 FROM ranked

@@ -12,9 +12,9 @@ WITH RECURSIVE
 selected AS (
   SELECT r.id, r.config
   FROM run_results r
-  WHERE (:config IS NULL OR r.config = :config)
-    AND (:experiment IS NULL OR r.experiment = :experiment)
-    AND (:collection IS NULL OR r.puzzle_id IN (
+  WHERE (CAST(:config AS TEXT) IS NULL OR r.config = :config)
+    AND (CAST(:experiment AS TEXT) IS NULL OR r.experiment = :experiment)
+    AND (CAST(:collection AS TEXT) IS NULL OR r.puzzle_id IN (
           SELECT id FROM puzzle_catalog WHERE collection = :collection))
 ),
 points AS (
@@ -24,7 +24,7 @@ points AS (
   JOIN trajectory_points t ON t.run_id = s.id
 ),
 budgets(budget, step) AS (
-  SELECT 1, 0
+  SELECT CAST(1 AS BIGINT), 0 -- BIGINT, or PostgreSQL types the budgets int4, too small for large evaluation counts
   UNION ALL
   SELECT CASE step % 3 WHEN 1 THEN budget * 5 / 2 ELSE budget * 2 END, step + 1
   FROM budgets

@@ -14,9 +14,9 @@ selected AS (
   SELECT r.id, r.config, r.solved,
          CASE WHEN :axis = 'generations' THEN r.generations ELSE r.evaluations END AS final
   FROM run_results r
-  WHERE (:config IS NULL OR r.config = :config)
-    AND (:experiment IS NULL OR r.experiment = :experiment)
-    AND (:collection IS NULL OR r.puzzle_id IN (
+  WHERE (CAST(:config AS TEXT) IS NULL OR r.config = :config)
+    AND (CAST(:experiment AS TEXT) IS NULL OR r.experiment = :experiment)
+    AND (CAST(:collection AS TEXT) IS NULL OR r.puzzle_id IN (
           SELECT id FROM puzzle_catalog WHERE collection = :collection))
 ),
 hits AS (
@@ -32,7 +32,7 @@ hits AS (
   GROUP BY s.id, s.config, s.solved, s.final
 ),
 budgets(budget, step) AS (
-  SELECT 1, 0
+  SELECT CAST(1 AS BIGINT), 0 -- BIGINT, or PostgreSQL types the budgets int4, too small for large evaluation counts
   UNION ALL
   SELECT CASE step % 3 WHEN 1 THEN budget * 5 / 2 ELSE budget * 2 END, step + 1
   FROM budgets

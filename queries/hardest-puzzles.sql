@@ -11,7 +11,7 @@ WITH per_config AS (
          COUNT(*) AS runs, SUM(r.solved) AS solved,
          AVG(CASE WHEN r.solved = 1 THEN r.evaluations END) AS evaluations_solved
   FROM run_results r
-  WHERE :collection IS NULL OR r.puzzle_id IN (
+  WHERE CAST(:collection AS TEXT) IS NULL OR r.puzzle_id IN (
         SELECT id FROM puzzle_catalog WHERE collection = :collection)
   GROUP BY r.puzzle_id, r.config
 ),

@@ -15,8 +15,8 @@ WITH versions AS (
          MIN(r.started_at) AS first_run,
          MAX(r.started_at) AS last_run
   FROM run_results r
-  WHERE (:config IS NULL OR r.config = :config)
-    AND (:collection IS NULL OR r.puzzle_id IN (
+  WHERE (CAST(:config AS TEXT) IS NULL OR r.config = :config)
+    AND (CAST(:collection AS TEXT) IS NULL OR r.puzzle_id IN (
           SELECT id FROM puzzle_catalog WHERE collection = :collection))
   GROUP BY r.config, r.code_version
 )

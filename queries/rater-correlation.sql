@@ -8,7 +8,7 @@ WITH rated AS (
   SELECT puzzle_id, rater, value
   FROM ratings
   WHERE value IS NOT NULL
-    AND (:collection IS NULL OR puzzle_id IN (
+    AND (CAST(:collection AS TEXT) IS NULL OR puzzle_id IN (
           SELECT id FROM puzzle_catalog WHERE collection = :collection))
 ),
 pairs AS (

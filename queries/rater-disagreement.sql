@@ -10,7 +10,7 @@ WITH rated AS (
          PERCENT_RANK() OVER (PARTITION BY rater ORDER BY value) AS pct
   FROM ratings
   WHERE value IS NOT NULL
-    AND (:collection IS NULL OR puzzle_id IN (
+    AND (CAST(:collection AS TEXT) IS NULL OR puzzle_id IN (
           SELECT id FROM puzzle_catalog WHERE collection = :collection))
 ),
 spread AS (

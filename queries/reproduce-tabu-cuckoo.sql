@@ -20,7 +20,7 @@ WITH runs AS (
   FROM run_results r
   JOIN puzzle_catalog p ON p.id = r.puzzle_id AND p.collection = 'paper-puzzles'
   WHERE r.solver IN ('franco-tabu', 'soto-cuckoo')
-    AND ((:experiment IS NULL AND r.experiment IN ('tabu-caso1', 'cuckoo-table1', 'cuckoo-table2', 'prefilter-hard'))
+    AND ((CAST(:experiment AS TEXT) IS NULL AND r.experiment IN ('tabu-caso1', 'cuckoo-table1', 'cuckoo-table2', 'prefilter-hard'))
          OR r.experiment = :experiment)
 ),
 ranked AS (

@@ -12,9 +12,9 @@ WITH runs AS (
          r.solved, r.evaluations, r.generations, r.wall_seconds
   FROM run_results r
   JOIN puzzle_catalog pc ON pc.id = r.puzzle_id
-  WHERE (:experiment IS NULL OR r.experiment = :experiment)
-    AND (:collection IS NULL OR pc.collection = :collection)
-    AND (:config IS NULL OR r.config = :config)
+  WHERE (CAST(:experiment AS TEXT) IS NULL OR r.experiment = :experiment)
+    AND (CAST(:collection AS TEXT) IS NULL OR pc.collection = :collection)
+    AND (CAST(:config AS TEXT) IS NULL OR r.config = :config)
 ),
 solved AS (
   SELECT config, collection, evaluations, generations,
@@ -27,8 +27,8 @@ solved AS (
 medians AS (
   -- The median is the middle value, or the mean of the two middle ones.
   SELECT config, collection,
-         AVG(CASE WHEN ke IN ((n + 1) / 2, (n + 2) / 2) THEN evaluations END) AS median_evaluations,
-         AVG(CASE WHEN kg IN ((n + 1) / 2, (n + 2) / 2) THEN generations END) AS median_generations
+         ROUND(AVG(CASE WHEN ke IN ((n + 1) / 2, (n + 2) / 2) THEN evaluations END), 1) AS median_evaluations,
+         ROUND(AVG(CASE WHEN kg IN ((n + 1) / 2, (n + 2) / 2) THEN generations END), 1) AS median_generations
   FROM solved
   GROUP BY config, collection
 )
@@ -44,5 +44,6 @@ SELECT r.config, r.collection,
        ROUND(1.0 * SUM(r.evaluations) / NULLIF(SUM(r.solved), 0), 1) AS ert_evaluations
 FROM runs r
 LEFT JOIN medians m ON m.config = r.config AND m.collection = r.collection
-GROUP BY r.config, r.collection
+-- m has one row per group; PostgreSQL wants its columns grouped by.
+GROUP BY r.config, r.collection, m.median_evaluations, m.median_generations
 ORDER BY r.collection, r.config;

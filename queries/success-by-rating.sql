@@ -11,8 +11,8 @@ WITH runs AS (
          r.solved, r.evaluations, r.generations, r.wall_seconds
   FROM run_results r
   LEFT JOIN ratings rt ON rt.puzzle_id = r.puzzle_id AND rt.rater = :rater
-  WHERE (:experiment IS NULL OR r.experiment = :experiment)
-    AND (:config IS NULL OR r.config = :config)
+  WHERE (CAST(:experiment AS TEXT) IS NULL OR r.experiment = :experiment)
+    AND (CAST(:config AS TEXT) IS NULL OR r.config = :config)
 ),
 solved AS (
   SELECT config, label, evaluations, generations,
@@ -24,8 +24,8 @@ solved AS (
 ),
 medians AS (
   SELECT config, label,
-         AVG(CASE WHEN ke IN ((n + 1) / 2, (n + 2) / 2) THEN evaluations END) AS median_evaluations,
-         AVG(CASE WHEN kg IN ((n + 1) / 2, (n + 2) / 2) THEN generations END) AS median_generations
+         ROUND(AVG(CASE WHEN ke IN ((n + 1) / 2, (n + 2) / 2) THEN evaluations END), 1) AS median_evaluations,
+         ROUND(AVG(CASE WHEN kg IN ((n + 1) / 2, (n + 2) / 2) THEN generations END), 1) AS median_generations
   FROM solved
   GROUP BY config, label
 )
@@ -42,5 +42,6 @@ SELECT r.config, r.label,
        ROUND(1.0 * SUM(r.evaluations) / NULLIF(SUM(r.solved), 0), 1) AS ert_evaluations
 FROM runs r
 LEFT JOIN medians m ON m.config = r.config AND m.label = r.label
-GROUP BY r.config, r.label
+-- m has one row per group; PostgreSQL wants its columns grouped by.
+GROUP BY r.config, r.label, m.median_evaluations, m.median_generations
 ORDER BY r.config, AVG(r.value), r.label;

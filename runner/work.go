@@ -391,8 +391,12 @@ func (q *DBQueue) Release(ctx context.Context) error {
 }
 
 // Left implements Queue.
-func (q *DBQueue) Left(ctx context.Context) (db.WorkLeft, error) {
-	return db.RemainingWork(ctx, q.DB, q.ExperimentID, q.MaxAttempts)
+func (q *DBQueue) Left(ctx context.Context) (left db.WorkLeft, err error) {
+	err = q.DB.Retry(ctx, func() (err error) {
+		left, err = db.RemainingWork(ctx, q.DB, q.ExperimentID, q.MaxAttempts)
+		return err
+	})
+	return left, err
 }
 
 // DBCatalog reads puzzles and configurations from a database once each,

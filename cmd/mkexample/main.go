@@ -136,7 +136,10 @@ func build(ctx context.Context, out string) error {
 	if err == nil {
 		// A file in rollback-journal mode with the log folded in is one
 		// self-contained file to commit; connections opened later by
-		// sudokulab switch it back to WAL.
+		// sudokulab switch it back to WAL. Leaving WAL mode needs the only
+		// connection to the file: the pool's others are closed first.
+		d.SetMaxIdleConns(1)
+		d.SetMaxOpenConns(1)
 		_, err = d.ExecContext(ctx, "PRAGMA journal_mode = DELETE")
 	}
 	if err == nil {

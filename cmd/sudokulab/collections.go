@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/spf13/cobra"
@@ -23,7 +24,7 @@ func newCollectionsListCmd(opts *options) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			d, err := opts.open(ctx)
+			d, err := opts.openRead(ctx)
 			if err != nil {
 				return err
 			}
@@ -62,7 +63,7 @@ func newCollectionsShowCmd(opts *options) *cobra.Command {
 }
 
 func runCollectionsShow(ctx context.Context, cmd *cobra.Command, o *collectionsShowOptions, name string) error {
-	d, err := o.open(ctx)
+	d, err := o.openRead(ctx)
 	if err != nil {
 		return err
 	}
@@ -105,7 +106,7 @@ func newCollectionsRmCmd(opts *options) *cobra.Command {
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			d, err := opts.open(ctx)
+			d, err := opts.openWrite(ctx)
 			if err != nil {
 				return err
 			}
@@ -146,11 +147,17 @@ benchmark set of an experiment. NAME must be new.`,
 			if o.where == "" {
 				return sudokulab.Errorf(sudokulab.EINVALID, "collections add needs --where SQL (--where 1 takes every puzzle)")
 			}
-			d, err := o.open(ctx)
+			if err := db.CheckPredicate(o.where); err != nil {
+				return err
+			}
+			d, err := o.openWrite(ctx)
 			if err != nil {
 				return err
 			}
 			defer d.Close()
+			if err := checkPuzzlePredicate(ctx, o.options, o.where); err != nil {
+				return err
+			}
 			var n int
 			err = d.WithTx(ctx, func(tx *sqlx.Tx) error {
 				n, err = db.FreezeCollection(ctx, tx, args[0], o.description, o.where)
@@ -166,4 +173,32 @@ benchmark set of an experiment. NAME must be new.`,
 	cmd.Flags().StringVar(&o.where, "where", "", "SQL predicate over the view puzzle_catalog (required)")
 	cmd.Flags().StringVar(&o.description, "description", "", "what the collection is for")
 	return cmd
+}
+
+// checkPuzzlePredicate evaluates a --where predicate over puzzle_catalog
+// on a read-only connection before a writing command pastes it into its
+// own SQL: a predicate that is not one expression, that the database
+// rejects, or that would change the database (a function with side effects
+// on PostgreSQL) fails here, before anything is written.
+func checkPuzzlePredicate(ctx context.Context, o *options, where string) error {
+	if strings.TrimSpace(where) == "" {
+		return nil
+	}
+	if err := db.CheckPredicate(where); err != nil {
+		return err
+	}
+	d, err := o.openRead(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	// Query, not ReadQuery: no placeholders, so a '?' in the predicate
+	// stays the user's.
+	if _, _, err := d.Query(ctx, "SELECT COUNT(*) FROM puzzle_catalog WHERE ("+where+"\n)", false); err != nil {
+		if sudokulab.ErrorCode(err) != sudokulab.EINVALID {
+			return err
+		}
+		return sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: %s", where, strings.TrimPrefix(err.Error(), "sql: "))
+	}
+	return nil
 }

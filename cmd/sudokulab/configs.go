@@ -90,12 +90,17 @@ func newConfigsShowCmd(opts *options) *cobra.Command {
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			d, err := opts.open(ctx)
+			d, err := opts.openRead(ctx)
 			if err != nil {
 				return err
 			}
 			defer d.Close()
 			c, err := runner.LoadConfig(ctx, d, opts.registry, args[0])
+			if sudokulab.ErrorCode(err) == sudokulab.ENOTFOUND && isPreset(opts, args[0]) {
+				// Read-only commands store nothing, presets included.
+				return sudokulab.WrapError(sudokulab.ENOTFOUND, err,
+					"%s is a preset this database does not hold yet: sudokulab --db %s migrate up (or any run) stores it", args[0], d.Path())
+			}
 			if err != nil {
 				return err
 			}
@@ -118,4 +123,16 @@ func newConfigsShowCmd(opts *options) *cobra.Command {
 			return writeRows(w, opts.format, []string{"parameter", "value", "default", "range", "section", "doc"}, rows)
 		},
 	}
+}
+
+// isPreset reports whether name is one of the registered solvers' presets.
+func isPreset(opts *options, name string) bool {
+	for _, info := range opts.registry.All() {
+		for _, p := range info.Presets {
+			if p.Name == name {
+				return true
+			}
+		}
+	}
+	return false
 }

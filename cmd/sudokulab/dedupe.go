@@ -39,7 +39,7 @@ puzzle written differently. It removes nothing.`,
 }
 
 func runDedupe(ctx context.Context, cmd *cobra.Command, o *dedupeOptions) error {
-	d, err := o.open(ctx)
+	d, err := o.openWrite(ctx)
 	if err != nil {
 		return err
 	}

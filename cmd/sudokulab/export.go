@@ -60,7 +60,7 @@ func runExport(ctx context.Context, cmd *cobra.Command, o *exportOptions) error 
 	if format.OnePerFile && (o.output == "" || o.output == "-") {
 		return sudokulab.Errorf(sudokulab.EINVALID, "format %s writes a file per puzzle: name a folder with -o", format.Name)
 	}
-	d, err := o.open(ctx)
+	d, err := o.openRead(ctx)
 	if err != nil {
 		return err
 	}

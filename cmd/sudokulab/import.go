@@ -43,8 +43,13 @@ when unique), a solution the file gives must be right, and 9x9 puzzles get
 their symmetry-canonical form. A file with a bad entry imports nothing and
 the error names the file, the line and the reason; --skip-invalid imports
 the valid puzzles instead and lists every rejected line. Importing the same
-file into the same collection again changes nothing. Ctrl-C leaves the
-database as it was before the file.`,
+file into the same collection again changes nothing.
+
+The puzzles are written in short transactions, so other processes can
+write to the database meanwhile, and they appear to readers all at once when
+the file is done. Ctrl-C (or a crash) keeps what was stored, hidden; the same
+command again resumes after it without checking those puzzles again. A file
+another process is importing into the collection is a conflict (exit 4).`,
 		Example: `  sudokulab import puzzles.sdm
   sudokulab import top1465.txt --collection top1465 --require-unique
   sudokulab import hardest.csv --skip-invalid
@@ -107,8 +112,9 @@ func runImport(ctx context.Context, cmd *cobra.Command, o *importOptions, files 
 	w := cmd.OutOrStdout()
 	for _, file := range files {
 		res, err := pipeline.ImportFile(ctx, d, file, popts)
-		if errors.Is(err, context.Canceled) {
-			fmt.Fprintf(cmd.ErrOrStderr(), "%s: interrupted; nothing of it was imported\n", file)
+		if errors.Is(err, context.Canceled) && res != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s: interrupted; the %d puzzles stored so far stay hidden until the same command resumes the import\n",
+				file, res.Import.PuzzlesNew+res.Import.PuzzlesDuplicate)
 		}
 		if err != nil {
 			return err
@@ -133,6 +139,9 @@ func printImport(w io.Writer, res *pipeline.Result) {
 	fmt.Fprintf(w, "%s: %s format, %d read: %d new, %d duplicate, %d rejected; %s (import %d) in %v\n",
 		res.File, res.Format, im.PuzzlesRead, im.PuzzlesNew, im.PuzzlesDuplicate, im.PuzzlesRejected,
 		where, im.ID, res.Elapsed.Round(time.Millisecond))
+	if res.Resumed {
+		fmt.Fprintf(w, "  resumed an interrupted import after the %d records of the file it had stored\n", res.ResumedAfter)
+	}
 	for _, r := range res.Rejected {
 		fmt.Fprintf(w, "  rejected %s\n", r)
 	}

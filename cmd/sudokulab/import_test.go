@@ -25,7 +25,7 @@ func mustRun(t *testing.T, args ...string) string {
 }
 
 func TestImportCommand(t *testing.T) {
-	dbPath := filepath.Join(t.TempDir(), "lab.db")
+	dbPath := initDB(t, filepath.Join(t.TempDir(), "lab.db"))
 	out := mustRun(t, "--db", dbPath, "import", fixture("line/top.txt"), fixture("csv/forum.csv"))
 	for _, want := range []string{"top.txt: line format, 3 read: 3 new, 0 duplicate, 0 rejected; collection top (import 1)",
 		"forum.csv: csv format, 2 read: 0 new, 2 duplicate, 0 rejected; collection forum (import 2)",
@@ -74,7 +74,7 @@ func TestImportCommand(t *testing.T) {
 // imports it into a new database: the same puzzles, labels and metadata.
 func TestExportImportRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	src := filepath.Join(dir, "src.db")
+	src := initDB(t, filepath.Join(dir, "src.db"))
 	mustRun(t, "--db", src, "import", "--collection", "mix", fixture("line/top.txt"), fixture("csv/tab.tsv"), fixture("sdk/escargot.sdk"))
 	query := "SELECT p.position, p.grid, p.solution_count, p.label, cp.metadata FROM puzzle_catalog p JOIN collection_puzzles cp ON cp.puzzle_id = p.id AND cp.collection_id = p.collection_id WHERE p.collection = 'mix' ORDER BY p.position"
 	gridsOnly := "SELECT position, grid, solution_count FROM puzzle_catalog WHERE collection = 'mix' ORDER BY position"
@@ -88,7 +88,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Run(tt.format, func(t *testing.T) {
 			out := filepath.Join(dir, "mix."+tt.format)
 			mustRun(t, "--db", src, "export", "--collection", "mix", "--format", tt.format, "-o", out)
-			dst := filepath.Join(dir, tt.format+".db")
+			dst := initDB(t, filepath.Join(dir, tt.format+".db"))
 			args := []string{"--db", dst, "import", "--collection", "mix", "--format", tt.format}
 			if tt.format == "sdk" || tt.format == "ss" {
 				// A file per puzzle, named after the label; in the order of
@@ -140,7 +140,7 @@ func TestFormatsCommand(t *testing.T) {
 }
 
 func TestCollectionsCommand(t *testing.T) {
-	dbPath := filepath.Join(t.TempDir(), "lab.db")
+	dbPath := initDB(t, filepath.Join(t.TempDir(), "lab.db"))
 	mustRun(t, "--db", dbPath, "import", fixture("line/top.txt"), fixture("line/mixed.txt"))
 	out := mustRun(t, "--db", dbPath, "collections", "add", "hard", "--where", "givens < 25", "--description", "sparse ones")
 	if out != "added collection hard: 3 puzzles\n" {
@@ -183,7 +183,7 @@ func TestCollectionsCommand(t *testing.T) {
 
 func TestDedupeCommand(t *testing.T) {
 	dir := t.TempDir()
-	dbPath := filepath.Join(dir, "lab.db")
+	dbPath := initDB(t, filepath.Join(dir, "lab.db"))
 	// Two transformations of the escargot, and a puzzle added by hand
 	// (without a symmetry form) that is a third.
 	rng := rand.New(rand.NewPCG(5, 6))

@@ -25,7 +25,9 @@ func newInitCmd(opts *options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Create the database, optionally as a copy of lab.db.example",
-		Long: `init creates the database named by --db and migrates it to the newest schema.
+		Long: `init creates the database named by --db and migrates it to the newest schema;
+it is the only command that creates one (the others fail, exit status 3,
+when the database does not exist).
 With --from it starts from a copy of another database file, such as the
 lab.db.example shipped with sudokulab (the papers' puzzles). An existing
 database is kept and only migrated up, so init is safe to repeat; --force
@@ -54,7 +56,7 @@ func runInit(ctx context.Context, cmd *cobra.Command, o *initOptions) error {
 			return err
 		}
 	}
-	d, err := o.open(ctx)
+	d, err := o.openCreate(ctx)
 	if err != nil {
 		return err
 	}

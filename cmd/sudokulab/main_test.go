@@ -28,6 +28,16 @@ func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	return out.String(), errb.String(), code
 }
 
+// initDB creates an empty database at path with init (the only command
+// that creates one) and returns path.
+func initDB(t *testing.T, path string) string {
+	t.Helper()
+	if _, errOut, code := run(t, "--db", path, "init"); code != 0 {
+		t.Fatalf("init %s: exit %d: %s", path, code, errOut)
+	}
+	return path
+}
+
 // golden compares got with testdata/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
@@ -71,7 +81,7 @@ func TestSolveJSON(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	dbPath := filepath.Join(t.TempDir(), "lab.db")
+	dbPath := initDB(t, filepath.Join(t.TempDir(), "lab.db"))
 	tests := []struct {
 		name string
 		args []string
@@ -87,7 +97,9 @@ func TestErrors(t *testing.T) {
 		{"missing subcommand", []string{"puzzles"}, exitInvalid, "missing subcommand"},
 		{"bad format", []string{"--format", "xml", "solve", escargot}, exitInvalid, `--format "xml"`},
 		{"bad predicate", []string{"--db", dbPath, "puzzles", "list", "--where", "givens <"}, exitInvalid, "syntax error"},
-		{"read-only sql", []string{"--db", dbPath, "sql", "DELETE FROM puzzles"}, exitInvalid, "readonly"},
+		{"read-only sql", []string{"--db", dbPath, "sql", "DELETE FROM puzzles"}, exitInvalid, "the statement changes the database; add --write to allow it"},
+		{"stacked predicate", []string{"--db", dbPath, "puzzles", "list", "--where", "1=1; DELETE FROM puzzles"}, exitInvalid, "without ';'"},
+		{"stacked runs predicate", []string{"--db", dbPath, "runs", "list", "--where", "1=1; DELETE FROM runs"}, exitInvalid, "without ';'"},
 		{"no such puzzle", []string{"--db", dbPath, "puzzles", "show", "99"}, exitNotFound, "99"},
 		{"status of a missing file", []string{"--db", filepath.Join(t.TempDir(), "none.db"), "migrate", "status"}, exitNotFound, "none.db does not exist"},
 	}
@@ -102,7 +114,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestPuzzlesAddListShow(t *testing.T) {
-	dbPath := filepath.Join(t.TempDir(), "lab.db")
+	dbPath := initDB(t, filepath.Join(t.TempDir(), "lab.db"))
 	easy := "..867.4.24.23...9.37..2.......4...5.89.251.67.1...3.......9..73.3...52.17.5.329.."
 	out, errOut, code := run(t, "--db", dbPath, "puzzles", "add", "--collection", "mine", "--label", "first", easy)
 	if code != 0 || !strings.Contains(out, "added puzzle 1 (35 givens, solutions: 1 (unique)) in collection mine") {
@@ -189,7 +201,7 @@ func TestExampleIsCurrent(t *testing.T) {
 }
 
 func TestSQLFile(t *testing.T) {
-	dbPath := filepath.Join(t.TempDir(), "lab.db")
+	dbPath := initDB(t, filepath.Join(t.TempDir(), "lab.db"))
 	file := filepath.Join(t.TempDir(), "q.sql")
 	if err := os.WriteFile(file, []byte("-- name: two\n-- description: a comment line first, as canned queries have\nSELECT 1 + 1 AS two\n"), 0o644); err != nil {
 		t.Fatal(err)

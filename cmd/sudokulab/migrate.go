@@ -23,9 +23,12 @@ database has it, without changing the database.`,
 	up := &cobra.Command{
 		Use:   "up",
 		Short: "Apply the migrations the database lacks",
-		Long: `up migrates the database to the newest schema. Every other command does this
-on its own when it opens a database; up does it explicitly and says what it
-applied.`,
+		Long: `up migrates the database to the newest schema and stores the solvers'
+presets it lacks. Every command that writes migrates on its own when it
+opens a database; commands that only read leave the file as it is and ask
+for migrate up when its schema is older than theirs. up does it explicitly
+and says what it applied. The database must exist: sudokulab init creates
+one.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMigrateUp(cmd.Context(), cmd, opts)
@@ -35,7 +38,7 @@ applied.`,
 }
 
 func runMigrateStatus(ctx context.Context, cmd *cobra.Command, opts *options) error {
-	d, err := db.OpenOptions(ctx, opts.dbPath, db.Options{NoMigrate: true, MustExist: true, ReadOnly: true})
+	d, err := db.OpenOptions(ctx, opts.dbPath, db.Options{ReadOnly: true})
 	if err != nil {
 		return err
 	}
@@ -60,19 +63,25 @@ func runMigrateStatus(ctx context.Context, cmd *cobra.Command, opts *options) er
 		return err
 	}
 	if opts.format == "table" {
-		fmt.Fprintf(cmd.OutOrStdout(), "%s is at version %d of %d\n", opts.dbPath, v, d.LatestVersion())
+		fmt.Fprintf(cmd.OutOrStdout(), "%s is at version %d of %d\n", d.Path(), v, d.LatestVersion())
 	}
 	return nil
 }
 
 func runMigrateUp(ctx context.Context, cmd *cobra.Command, opts *options) error {
-	d, err := db.OpenOptions(ctx, opts.dbPath, db.Options{NoMigrate: true})
+	d, err := db.OpenOptions(ctx, opts.dbPath, db.Options{NoMigrate: true, MustExist: true})
 	if err != nil {
-		return err
+		return openError(opts.dbPath, err)
 	}
 	defer d.Close()
 	res, err := d.MigrateUp(ctx)
 	if err != nil {
+		return err
+	}
+	if err := d.CheckVersion(ctx); err != nil {
+		return err
+	}
+	if err := opts.syncPresets(ctx, d); err != nil {
 		return err
 	}
 	for _, r := range res {
@@ -82,6 +91,6 @@ func runMigrateUp(ctx context.Context, cmd *cobra.Command, opts *options) error 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%s is at version %d\n", opts.dbPath, v)
+	fmt.Fprintf(cmd.OutOrStdout(), "%s is at version %d\n", d.Path(), v)
 	return nil
 }

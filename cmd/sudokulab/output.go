@@ -17,11 +17,11 @@ import (
 	"sudokulab/db"
 )
 
-// printReport opens the database, runs one of the store's reports and
-// prints it in the chosen format.
+// printReport opens the database read-only, runs one of the store's
+// reports and prints it in the chosen format.
 func (o *options) printReport(cmd *cobra.Command, report func(context.Context, sqlx.ExtContext) (db.Table, error)) error {
 	ctx := cmd.Context()
-	d, err := o.open(ctx)
+	d, err := o.openRead(ctx)
 	if err != nil {
 		return err
 	}

@@ -100,9 +100,12 @@ func runPlot(ctx context.Context, cmd *cobra.Command, o *plotOptions, draw func(
 	if len(o.quantiles) != 0 && (len(o.quantiles) != 2 || o.quantiles[0] < 0 || o.quantiles[1] > 1 || o.quantiles[0] >= o.quantiles[1]) {
 		return sudokulab.Errorf(sudokulab.EINVALID, "--quantiles %v: want two increasing numbers between 0 and 1", o.quantiles)
 	}
-	d, err := db.OpenOptions(ctx, o.dbPath, db.Options{ReadOnly: true})
+	if err := db.CheckPredicate(o.where); err != nil {
+		return err
+	}
+	d, err := o.openRead(ctx)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", o.dbPath, err)
+		return err
 	}
 	defer d.Close()
 	p, err := draw(ctx, d)
@@ -117,7 +120,9 @@ func runPlot(ctx context.Context, cmd *cobra.Command, o *plotOptions, draw func(
 }
 
 // selected returns a SQL condition on r.id choosing the runs of --config
-// and --where, and its arguments.
+// and --where, and its arguments. runPlot has checked --where (a single
+// expression), and the draw functions run the condition through ReadQuery,
+// on a read-only connection.
 func (o *plotOptions) selected() (string, []any) {
 	cond := "r.id IN (SELECT id FROM run_results WHERE 1 = 1"
 	var args []any

@@ -57,7 +57,7 @@ func runPuzzlesAdd(ctx context.Context, cmd *cobra.Command, o *puzzlesAddOptions
 	if err != nil {
 		return err
 	}
-	d, err := o.open(ctx)
+	d, err := o.openWrite(ctx)
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ func puzzlePredicate(where, collection string) string {
 }
 
 func runPuzzlesList(ctx context.Context, cmd *cobra.Command, o *puzzlesListOptions) error {
-	d, err := o.open(ctx)
+	d, err := o.openRead(ctx)
 	if err != nil {
 		return err
 	}
@@ -178,7 +178,7 @@ func newPuzzlesShowCmd(opts *options) *cobra.Command {
 }
 
 func runPuzzlesShow(ctx context.Context, cmd *cobra.Command, o *options, id int64) error {
-	d, err := o.open(ctx)
+	d, err := o.openRead(ctx)
 	if err != nil {
 		return err
 	}

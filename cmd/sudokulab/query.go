@@ -126,8 +126,8 @@ func parseParams(settings []string) (map[string]string, error) {
 }
 
 // runCanned runs the canned query name with the given parameter values on
-// the database at path, opened read-only, and returns its table.
-func runCanned(ctx context.Context, path, name string, values map[string]string) (db.Table, error) {
+// the database of --db, opened read-only, and returns its table.
+func runCanned(ctx context.Context, o *options, name string, values map[string]string) (db.Table, error) {
 	q, err := findQuery(name)
 	if err != nil {
 		return db.Table{}, err
@@ -136,9 +136,9 @@ func runCanned(ctx context.Context, path, name string, values map[string]string)
 	if err != nil {
 		return db.Table{}, sudokulab.WrapError(sudokulab.EINVALID, err, "")
 	}
-	d, err := db.OpenOptions(ctx, path, db.Options{ReadOnly: true})
+	d, err := o.openRead(ctx)
 	if err != nil {
-		return db.Table{}, fmt.Errorf("open %s: %w", path, err)
+		return db.Table{}, err
 	}
 	defer d.Close()
 	t, err := d.ReadQuery(ctx, sql, args...)
@@ -153,7 +153,7 @@ func runQuery(ctx context.Context, cmd *cobra.Command, o *queryOptions, name str
 	if err != nil {
 		return err
 	}
-	t, err := runCanned(ctx, o.dbPath, name, values)
+	t, err := runCanned(ctx, o.options, name, values)
 	if err != nil {
 		return err
 	}

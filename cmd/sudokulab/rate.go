@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/spf13/cobra"
@@ -24,7 +26,25 @@ type rateOptions struct {
 	limit      int
 	jobs       int
 	opts       []string
+	force      bool
+	// batch bounds the puzzles whose ratings are written in one
+	// transaction, every the time between two transactions (0: the
+	// defaults rateBatch and rateEvery; tests make them small).
+	batch int
+	every time.Duration
+	// committed, when not nil, is told the number of ratings written so
+	// far after each transaction.
+	committed func(ratings int)
 }
+
+// The ratings are written in short transactions of at most rateBatch
+// puzzles, and at least every rateEvery while some wait: an interrupted
+// rate keeps what it wrote, and other writers wait for a transaction of
+// milliseconds at most.
+const (
+	rateBatch = 200
+	rateEvery = 250 * time.Millisecond
+)
 
 func newRateCmd(opts *options) *cobra.Command {
 	o := &rateOptions{options: opts}
@@ -43,7 +63,11 @@ given. See docs/schema.md for what each rater's value, label and details hold.
 
 --option KEY=VALUE sets a rater's option; with --rater all, name the rater:
 --option backtrack.samples=16. The work is spread over --jobs goroutines; the
-ratings are written in one transaction.`,
+ratings are written in short transactions as they come (200 puzzles at a
+time, or every 250 ms), so an interrupted rate keeps what it wrote. A puzzle
+that already has a rating by the rater with the same version and options is
+skipped (said on standard error), so rate again resumes; --force rates it
+again.`,
 		Example: `  sudokulab rate --rater all --collection paper-puzzles
   sudokulab rate --rater human --where "givens < 25"
   sudokulab rate --rater backtrack --option samples=16 --collection sato-inoue-2010
@@ -59,6 +83,7 @@ ratings are written in one transaction.`,
 	cmd.Flags().IntVar(&o.limit, "limit", 0, "at most this many puzzles (0: all)")
 	cmd.Flags().IntVar(&o.jobs, "jobs", 0, "goroutines rating in parallel (0: one per CPU)")
 	cmd.Flags().StringArrayVar(&o.opts, "option", nil, "rater option KEY=VALUE (RATER.KEY=VALUE with --rater all); repeatable")
+	cmd.Flags().BoolVar(&o.force, "force", false, "rate again puzzles already rated by the same rater version and options")
 	return cmd
 }
 
@@ -124,10 +149,17 @@ func makeRaters(ctx context.Context, x sqlx.ExtContext, reg *raters.Registry, ra
 	return out, nil
 }
 
-// rateAll rates every puzzle by every rater on jobs goroutines and hands
-// each rating to write, from the calling goroutine, in no set order. It
-// stops at the first error.
-func rateAll(ctx context.Context, puzzles []sudokulab.Puzzle, rs []raters.Rater, jobs int, write func(sudokulab.Rating) error) error {
+// rateJob is a puzzle and the raters to rate it by.
+type rateJob struct {
+	puzzle sudokulab.Puzzle
+	raters []raters.Rater
+}
+
+// rateAll rates every job's puzzle by its raters on jobs goroutines and
+// hands each rating to write, from the calling goroutine, in no set order;
+// meanwhile it calls tick (if not nil) every period, from the same
+// goroutine. It stops at the first error.
+func rateAll(ctx context.Context, work []rateJob, jobs int, write func(sudokulab.Rating) error, tick func() error, period time.Duration) error {
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
@@ -136,11 +168,11 @@ func rateAll(ctx context.Context, puzzles []sudokulab.Puzzle, rs []raters.Rater,
 	next := make(chan int)
 	results := make(chan sudokulab.Rating, 64)
 	var wg sync.WaitGroup
-	for range min(jobs, max(len(puzzles), 1)) {
+	for range min(jobs, max(len(work), 1)) {
 		wg.Go(func() {
 			for i := range next {
-				p := puzzles[i]
-				for _, r := range rs {
+				p := work[i].puzzle
+				for _, r := range work[i].raters {
 					rating, err := r.Rate(ctx, p.Givens)
 					if err != nil {
 						cancel(fmt.Errorf("rate puzzle %d by %s: %w", p.ID, r.Name(), err))
@@ -158,7 +190,7 @@ func rateAll(ctx context.Context, puzzles []sudokulab.Puzzle, rs []raters.Rater,
 	}
 	go func() {
 		defer close(next)
-		for i := range puzzles {
+		for i := range work {
 			select {
 			case next <- i:
 			case <-ctx.Done():
@@ -170,22 +202,87 @@ func rateAll(ctx context.Context, puzzles []sudokulab.Puzzle, rs []raters.Rater,
 		wg.Wait()
 		close(results)
 	}()
-	for rating := range results {
-		if ctx.Err() != nil {
-			continue // drain
-		}
-		if err := write(rating); err != nil {
-			cancel(err)
+	var ticks <-chan time.Time
+	if tick != nil {
+		t := time.NewTicker(period)
+		defer t.Stop()
+		ticks = t.C
+	}
+	for {
+		select {
+		case rating, ok := <-results:
+			if !ok {
+				return context.Cause(ctx)
+			}
+			if ctx.Err() != nil {
+				continue // drain
+			}
+			if err := write(rating); err != nil {
+				cancel(err)
+			}
+		case <-ticks:
+			if ctx.Err() != nil {
+				continue
+			}
+			if err := tick(); err != nil {
+				cancel(err)
+			}
 		}
 	}
-	return context.Cause(ctx)
+}
+
+// ratingWriter writes ratings in short transactions: when batch puzzles'
+// ratings wait, and on flush.
+type ratingWriter struct {
+	d         *db.DB
+	batch     int
+	buf       []sudokulab.Rating
+	puzzles   map[int64]bool // of buf
+	written   int
+	committed func(int)
+}
+
+// add takes a rating, and writes those waiting once they are of batch
+// puzzles.
+func (w *ratingWriter) add(ctx context.Context, r sudokulab.Rating) error {
+	w.buf = append(w.buf, r)
+	w.puzzles[r.PuzzleID] = true
+	if len(w.puzzles) >= w.batch {
+		return w.flush(ctx)
+	}
+	return nil
+}
+
+// flush writes the ratings waiting in one transaction.
+func (w *ratingWriter) flush(ctx context.Context) error {
+	if len(w.buf) == 0 {
+		return nil
+	}
+	err := w.d.WithTx(ctx, func(tx *sqlx.Tx) error {
+		for _, r := range w.buf {
+			if err := db.UpsertRating(ctx, tx, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	w.written += len(w.buf)
+	w.buf = w.buf[:0]
+	clear(w.puzzles)
+	if w.committed != nil {
+		w.committed(w.written)
+	}
+	return nil
 }
 
 // rateSummary accumulates what rate prints for one rater.
 type rateSummary struct {
-	rated, valued int
-	sum           float64
-	labels        map[string]int
+	rated, valued, skipped int
+	sum                    float64
+	labels                 map[string]int
 }
 
 func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
@@ -207,24 +304,70 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 	for _, r := range rs {
 		summaries[r.Name()] = &rateSummary{labels: map[string]int{}}
 	}
-	err = d.WithTx(ctx, func(tx *sqlx.Tx) error {
-		return rateAll(ctx, puzzles, rs, o.jobs, func(r sudokulab.Rating) error {
-			s := summaries[r.Rater]
-			s.rated++
-			if r.Value != nil {
-				s.valued++
-				s.sum += *r.Value
+	// The puzzles each rater has rated with the same version and options
+	// are skipped, unless --force.
+	done := map[string]map[int64]bool{}
+	if !o.force {
+		for _, r := range rs {
+			if done[r.Name()], err = db.RatedPuzzles(ctx, d, r.Name(), r.Version(), r.Options()); err != nil {
+				return err
 			}
-			if r.Label != "" {
-				s.labels[r.Label]++
+		}
+	}
+	var (
+		work    []rateJob
+		skipped int
+	)
+	for _, p := range puzzles {
+		var todo []raters.Rater
+		for _, r := range rs {
+			if done[r.Name()][p.ID] {
+				summaries[r.Name()].skipped++
+				skipped++
+				continue
 			}
-			return db.UpsertRating(ctx, tx, r)
-		})
-	})
+			todo = append(todo, r)
+		}
+		if len(todo) > 0 {
+			work = append(work, rateJob{puzzle: p, raters: todo})
+		}
+	}
+	w := &ratingWriter{d: d, batch: o.batch, puzzles: map[int64]bool{}, committed: o.committed}
+	if w.batch <= 0 {
+		w.batch = rateBatch
+	}
+	every := o.every
+	if every <= 0 {
+		every = rateEvery
+	}
+	err = rateAll(ctx, work, o.jobs, func(r sudokulab.Rating) error {
+		s := summaries[r.Rater]
+		s.rated++
+		if r.Value != nil {
+			s.valued++
+			s.sum += *r.Value
+		}
+		if r.Label != "" {
+			s.labels[r.Label]++
+		}
+		return w.add(ctx, r)
+	}, func() error { return w.flush(ctx) }, every)
+	if err == nil {
+		err = w.flush(ctx)
+	} else if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		// Interrupted: keep the ratings made, in one more short transaction.
+		bg, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		if ferr := w.flush(bg); ferr != nil {
+			err = errors.Join(err, ferr)
+		}
+	}
 	if err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "rate: %d ratings written before the error; rate again to resume\n", w.written)
 		return err
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "rated %d puzzles by %d raters\n", len(puzzles), len(rs))
+	fmt.Fprintf(cmd.ErrOrStderr(), "rated %d puzzles by %d raters; skipped %d ratings already stored by the same rater version and options (--force rates them again)\n",
+		len(work), len(rs), skipped)
 	rows := make([][]any, 0, len(rs))
 	for _, r := range rs {
 		s := summaries[r.Name()]
@@ -237,7 +380,7 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 			labels = append(labels, fmt.Sprintf("%s:%d", l, n))
 		}
 		slices.Sort(labels)
-		rows = append(rows, []any{r.Name(), r.Version(), r.Options(), s.rated, mean, strings.Join(labels, " ")})
+		rows = append(rows, []any{r.Name(), r.Version(), r.Options(), s.rated, s.skipped, mean, strings.Join(labels, " ")})
 	}
-	return writeRows(cmd.OutOrStdout(), o.format, []string{"rater", "version", "options", "puzzles", "mean_value", "labels"}, rows)
+	return writeRows(cmd.OutOrStdout(), o.format, []string{"rater", "version", "options", "puzzles", "skipped", "mean_value", "labels"}, rows)
 }

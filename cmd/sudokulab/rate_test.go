@@ -2,13 +2,18 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"sudokulab"
 	"sudokulab/raters"
+	"sudokulab/solvers"
 )
 
 func TestRateAll(t *testing.T) {
@@ -17,11 +22,11 @@ func TestRateAll(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("rate: exit %d: %s", code, errOut)
 	}
-	if !strings.HasPrefix(out, "rater,version,options,puzzles,mean_value,labels\nbacktrack,1,") ||
-		!strings.Contains(out, "\ngivens,1,{},4,") || !strings.Contains(out, "\nhuman,1,{},4,") {
+	if !strings.HasPrefix(out, "rater,version,options,puzzles,skipped,mean_value,labels\nbacktrack,1,") ||
+		!strings.Contains(out, "\ngivens,1,{},4,0,") || !strings.Contains(out, "\nhuman,1,{},4,0,") {
 		t.Errorf("summary %q", out)
 	}
-	if !strings.Contains(errOut, "rated 4 puzzles by 3 raters") {
+	if !strings.Contains(errOut, "rated 4 puzzles by 3 raters; skipped 0 ratings") {
 		t.Errorf("stderr %q", errOut)
 	}
 	// Rating again with other options replaces the rows.
@@ -93,9 +98,9 @@ func BenchmarkRateAll(b *testing.B) {
 	if err != nil {
 		b.Skipf("tdoku data: %v", err)
 	}
-	var puzzles []sudokulab.Puzzle
+	var work []rateJob
 	sc := bufio.NewScanner(f)
-	for sc.Scan() && len(puzzles) < 1000 {
+	for sc.Scan() && len(work) < 1000 {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || line[0] == '#' {
 			continue
@@ -104,7 +109,7 @@ func BenchmarkRateAll(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		puzzles = append(puzzles, sudokulab.Puzzle{ID: int64(len(puzzles) + 1), Givens: g})
+		work = append(work, rateJob{puzzle: sudokulab.Puzzle{ID: int64(len(work) + 1), Givens: g}})
 	}
 	f.Close()
 	ctx := context.Background()
@@ -112,14 +117,76 @@ func BenchmarkRateAll(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	for i := range work {
+		work[i].raters = rs
+	}
 	for b.Loop() {
 		n := 0
-		if err := rateAll(ctx, puzzles, rs, 0, func(sudokulab.Rating) error { n++; return nil }); err != nil {
+		if err := rateAll(ctx, work, 0, func(sudokulab.Rating) error { n++; return nil }, nil, 0); err != nil {
 			b.Fatal(err)
 		}
-		if n != len(puzzles)*len(rs) {
-			b.Fatalf("%d ratings, want %d", n, len(puzzles)*len(rs))
+		if n != len(work)*len(rs) {
+			b.Fatalf("%d ratings, want %d", n, len(work)*len(rs))
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N), "s/1000puzzles")
+}
+
+// TestRateInterruptedResumes interrupts rate after its first transaction:
+// the ratings written stay, and rate again skips them (unless --force).
+func TestRateInterruptedResumes(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := initDB(t, filepath.Join(dir, "lab.db"))
+	mustRun(t, "--db", dbPath, "import", "--collection", "many", writeVariants(t, dir, 300))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errOut bytes.Buffer
+	o := &rateOptions{options: &options{dbPath: dbPath, format: "csv", registry: solvers.Default()},
+		rater: "givens", collection: "many", jobs: 1, batch: 20, every: time.Hour,
+		committed: func(int) { cancel() }}
+	cmd := newRateCmd(o.options)
+	cmd.SetOut(&out)
+	cmd.SetErr(&errOut)
+	if err := runRate(ctx, cmd, o); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted rate: %v", err)
+	}
+	if !strings.Contains(errOut.String(), "20 ratings written before the error") {
+		t.Errorf("stderr %q", errOut.String())
+	}
+	rated := func() string {
+		return mustRun(t, "--db", dbPath, "--format", "csv", "sql", "SELECT count(*) AS n, max(rated_at) AS last FROM ratings WHERE rater = 'givens'")
+	}
+	before := rated()
+	if !strings.HasPrefix(before, "n,last\n20,") {
+		t.Fatalf("after the interruption: %s", before)
+	}
+
+	tests := []struct {
+		name  string
+		args  []string
+		want  string
+		count string
+	}{
+		{"resume", nil, "rated 280 puzzles by 1 raters; skipped 20 ratings", "n\n300\n"},
+		{"again", nil, "rated 0 puzzles by 1 raters; skipped 300 ratings", "n\n300\n"},
+		{"force", []string{"--force"}, "rated 300 puzzles by 1 raters; skipped 0 ratings", "n\n300\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := run(t, append([]string{"--db", dbPath, "rate", "--rater", "givens", "--collection", "many"}, tt.args...)...)
+			if code != 0 || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, stderr %q; want %q", code, errOut, tt.want)
+			}
+			if got := mustRun(t, "--db", dbPath, "--format", "csv", "sql", "SELECT count(*) AS n FROM ratings WHERE rater = 'givens'"); got != tt.count {
+				t.Errorf("ratings: %s, want %s", got, tt.count)
+			}
+		})
+		if tt.name == "resume" {
+			// The 20 ratings written before were left as they were.
+			if n := mustRun(t, "--db", dbPath, "--format", "csv", "sql", "SELECT count(*) AS n FROM ratings WHERE rater = 'givens' AND rated_at <= '"+strings.Split(strings.TrimSpace(before), ",")[2]+"'"); n != "n\n20\n" {
+				t.Errorf("ratings from before the interruption: %s", n)
+			}
+		}
+	}
 }

@@ -36,6 +36,7 @@ type runOptions struct {
 	trace             string
 	shard             string
 	lease             time.Duration
+	enqueueOnly       bool
 }
 
 func newRunCmd(opts *options) *cobra.Command {
@@ -91,6 +92,7 @@ Puzzles are selected from the view puzzle_catalog (docs/schema.md) by
 	f.StringVar(&o.experiment, "experiment", "", "experiment name grouping the runs (created if needed)")
 	f.StringVar(&o.trace, "trace", runner.DefaultTrace.String(), "trajectory points to store: none, or improve,log,every=N,final")
 	f.StringVar(&o.shard, "shard", "", "run only the K-th of N deterministic slices of the plan, as `K/N` (one task of a cluster job array; merge the files with sudokulab merge)")
+	f.BoolVar(&o.enqueueOnly, "enqueue-only", false, "put the plan in the work queue and return: sudokulab worker processes, here or on other machines, do the runs")
 	f.DurationVar(&o.lease, "lease", runner.DefaultLease, "how long a claim on work lasts without renewal: a killed process's runs go to others after this")
 	return cmd
 }
@@ -199,6 +201,20 @@ func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
 	doneBefore, err := experimentDone(ctx, d, spec.ExperimentID)
 	if err != nil {
 		return err
+	}
+	if o.enqueueOnly {
+		enq, err := db.Enqueue(ctx, d, spec, nil)
+		if err != nil {
+			return fmt.Errorf("enqueue the plan: %w", err)
+		}
+		left, err := db.RemainingWork(ctx, d, spec.ExperimentID, 0)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "queued %d new runs in experiment %s (%d recorded before, linked); %d runs wait for a worker: start sudokulab worker --experiment %s\n",
+			enq.Added-enq.Linked, experiment, enq.Linked, left.Pending+left.Lapsed, experiment)
+		return writeRows(cmd.OutOrStdout(), o.format, []string{"experiment", "planned", "added", "linked", "pending"},
+			[][]any{{experiment, enq.Planned, enq.Added, enq.Linked, left.Pending + left.Lapsed}})
 	}
 	prog := newProgress(stderr)
 	prog.Start(int(max(0, share-doneBefore)), int(doneBefore))

@@ -50,7 +50,7 @@ func newRunsCmd(opts *options) *cobra.Command {
 }
 
 func runRunsShow(ctx context.Context, cmd *cobra.Command, o *options, id int64) error {
-	d, err := o.open(ctx)
+	d, err := o.openRead(ctx)
 	if err != nil {
 		return err
 	}

@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"sudokulab"
+	"sudokulab/db"
 )
 
 type sqlOptions struct {
@@ -21,12 +24,24 @@ func newSQLCmd(opts *options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sql QUERY | sql --file FILE",
 		Short: "Run a SQL statement against the database and print the result",
-		Long: `sql runs one SQL statement and prints its rows in the --format chosen. The
-database refuses writes unless --write is given. Tables, columns and views
-are documented in docs/schema.md. --file reads the statement from a file
-(- for standard input), such as the canned queries in queries/.`,
+		Long: `sql runs one SQL statement and prints its rows in the --format chosen.
+Tables, columns and views are documented in docs/schema.md. --file reads
+the statement from a file (- for standard input), such as the canned
+queries in queries/.
+
+Without --write the database is opened read-only and left exactly as it is
+(it may be a read-only file, or in a read-only folder). A statement that
+would change it fails and names --write; so do ATTACH, DETACH, VACUUM and
+every PRAGMA but these read-only ones, which may name the table, index or
+limit they inspect but never set a value (PRAGMA journal_mode reads the
+mode, PRAGMA journal_mode=DELETE is refused):
+` + wrapList(db.ReadOnlyPragmas(), 76, "  ") + `On PostgreSQL the statement runs in a read-only transaction.
+
+With --write the statement may change the database, which must exist
+(sudokulab init creates one) and is first migrated to the newest schema.`,
 		Example: `  sudokulab sql "SELECT id, givens, grid FROM puzzles ORDER BY givens LIMIT 5"
   sudokulab --format csv sql "SELECT * FROM puzzle_catalog"
+  sudokulab sql "PRAGMA table_info(puzzles)"
   sudokulab sql --write "DELETE FROM collections WHERE name = 'scratch'"
   sudokulab sql --file queries/reproduce-ga.sql`,
 		Args: cobra.MaximumNArgs(1),
@@ -64,14 +79,58 @@ func sqlText(cmd *cobra.Command, file string, args []string) (string, error) {
 }
 
 func runSQL(ctx context.Context, cmd *cobra.Command, o *sqlOptions, query string) error {
-	d, err := o.open(ctx)
+	open := o.openRead
+	if o.write {
+		open = o.openWrite
+	}
+	d, err := open(ctx)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
 	cols, rows, err := d.Query(ctx, query, o.write)
 	if err != nil {
-		return err
+		return readOnlyHint(err, o.write)
 	}
 	return writeRows(cmd.OutOrStdout(), o.format, cols, rows)
+}
+
+// readOnlyHint tells, for a statement refused because sql ran without
+// --write, what --write would allow: a change to the database, or one of
+// the statements read-only SQL refuses (with the pragmas it allows).
+func readOnlyHint(err error, write bool) error {
+	switch {
+	case write:
+		return err
+	case errors.Is(err, db.ErrReadOnly):
+		return sudokulab.Errorf(sudokulab.EINVALID, "%s; add --write to allow it", err)
+	case errors.Is(err, db.ErrRefused):
+		return sudokulab.Errorf(sudokulab.EINVALID, "%s (the pragmas allowed: %s; settings only read, without a value); add --write to allow it",
+			err, strings.Join(db.ReadOnlyPragmas(), ", "))
+	}
+	return err
+}
+
+// wrapList joins words with ", " into lines of at most width characters,
+// each starting with indent, and ends them with a newline.
+func wrapList(words []string, width int, indent string) string {
+	var b, line strings.Builder
+	for i, w := range words {
+		if i < len(words)-1 {
+			w += ","
+		}
+		if line.Len() > 0 && line.Len()+1+len(w) > width {
+			b.WriteString(line.String() + "\n")
+			line.Reset()
+		}
+		if line.Len() == 0 {
+			line.WriteString(indent + w)
+		} else {
+			line.WriteString(" " + w)
+		}
+	}
+	if line.Len() > 0 {
+		b.WriteString(line.String() + "\n")
+	}
+	return b.String()
 }

@@ -2,14 +2,25 @@
 // decodes a file with its importers format, checks every puzzle, counts
 // its solutions with the exact solver and computes its symmetry form on
 // every core, and stores the puzzles, their memberships and ratings with
-// the import's provenance in one transaction per file.
+// the import's provenance.
 //
 // The work is a pipeline: one goroutine decodes the file into batches, a
 // pool of workers checks and solves them, and the calling goroutine writes
-// them in file order on prepared statements. At most a few batches are in
-// flight, so memory stays flat however large the file. A file with a bad
-// entry imports nothing (the transaction rolls back) unless SkipInvalid is
-// set; so does a cancelled context.
+// them in file order. At most a few batches are in flight, so memory stays
+// flat however large the file.
+//
+// No transaction spans the file: the import is recorded in state
+// 'loading', each batch is written in its own short transaction with the
+// import's counters and the number of the file's records stored, and one
+// last short transaction publishes it (state 'done'). Readers see nothing
+// of a loading import (package db leaves it out of every read, as the view
+// puzzle_catalog does), then all of it. Other writers wait at most for one
+// batch. An interrupted import (Ctrl-C, a crash, a lost connection) stays
+// loading with what it stored; importing the same file into the same
+// collection with the same options again takes it over and resumes after
+// the records stored, without checking them again. A file with a bad entry
+// imports nothing unless SkipInvalid is set: what was stored before the
+// entry is removed.
 package pipeline
 
 import (
@@ -23,6 +34,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -69,7 +81,8 @@ type Options struct {
 type Progress interface {
 	// Start begins a file of size bytes.
 	Start(file string, size int64)
-	// Update reports the bytes decoded and the puzzles stored so far.
+	// Update reports the bytes decoded and the puzzles stored so far, after
+	// each batch is committed.
 	Update(bytes int64, puzzles int)
 	// Finish ends the file.
 	Finish()
@@ -82,14 +95,25 @@ type Result struct {
 	// they went to, in order, when the file names several.
 	File, Format, Collection string
 	Collections              []string
-	// Import is the stored provenance record, with the counts.
+	// Import is the stored provenance record, with the counts (of the
+	// whole file, when resumed).
 	Import sudokulab.Import
 	// Skipped is set when the same file (by checksum) was imported into
 	// the collection before; then nothing changed, and Previous is that
 	// import.
 	Skipped  bool
 	Previous *sudokulab.Import
-	// Rejected lists the entries not imported, with SkipInvalid.
+	// Resumed is set when this import finished one that was interrupted
+	// (same file, collection and options); ResumedAfter is the number of
+	// the file's records that one had stored, which this one decoded again
+	// but did not check.
+	Resumed      bool
+	ResumedAfter int
+	// Checked counts the puzzles this call checked with the exact solver.
+	Checked int
+	// Rejected lists the entries not imported, with SkipInvalid, that this
+	// call checked (a resumed import's earlier rejections are in the
+	// import's notes).
 	Rejected []*importers.DecodeError
 	// Notes are remarks about the file (headers, ignored content).
 	Notes []string
@@ -97,8 +121,20 @@ type Result struct {
 	Elapsed time.Duration
 }
 
-// batchSize is the number of entries decoded, solved and written together.
-const batchSize = 400
+const (
+	// batchSize is the number of records decoded and solved together;
+	// maxGroup the most batches written in one transaction (those solved
+	// by the time the writer gets to them). A transaction of 400 records
+	// takes 10 to 20 ms.
+	batchSize = 400
+	maxGroup  = 4
+	// leaseTime is how long a loading import stays this process's without
+	// news from it; it is renewed with every batch and every leaseTime/3.
+	leaseTime = 30 * time.Second
+	// clearRows bounds the rows removed in one transaction when a failed
+	// import is cleared.
+	clearRows = 5000
+)
 
 type item struct {
 	rec    importers.Record
@@ -111,11 +147,22 @@ type batch struct {
 	seq   int
 	items []item
 	bytes int64 // decoded so far when the batch was cut
+	// skip is what the records an earlier run stored say, on the first
+	// batch of a resumed import.
+	skip *skipped
+}
+
+// skipped is what the decoder saw in the records it skipped when resuming.
+type skipped struct {
+	notes []string // remarks about the file
+	names []string // collections named, in order of first appearance
 }
 
 // ImportFile imports the file at path into d. Problems with the file are
-// EINVALID errors naming the file and line; context cancellation returns
-// the context's error with the database unchanged.
+// EINVALID errors naming the file and line; a loading import of the same
+// file into the same collection held by a live process is an ECONFLICT
+// error. Context cancellation returns the context's error, leaving what
+// was stored hidden for a re-run to resume.
 func ImportFile(ctx context.Context, d *db.DB, path string, o Options) (*Result, error) {
 	start := time.Now()
 	if o.Registry == nil {
@@ -170,23 +217,21 @@ func ImportFile(ctx context.Context, d *db.DB, path string, o Options) (*Result,
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("import %s: %w", path, err)
 	}
+	res.Import = sudokulab.Import{FileName: path, FileSHA256: sum, Format: format.Name}
+	imp := &importer{d: d, o: o, format: format, res: res, key: optionsKey(o, format), worker: workerName(),
+		description: fmt.Sprintf("imported from %s (%s)", filepath.Base(path), format.Name),
+		pace:        pacer{on: d.Engine() == "SQLite"}}
+	if err := imp.begin(ctx); err != nil {
+		return nil, err
+	}
 	if o.Progress != nil {
 		o.Progress.Start(path, st.Size())
 		defer o.Progress.Finish()
 	}
-	im := &res.Import
-	*im = sudokulab.Import{FileName: path, FileSHA256: sum, Format: format.Name}
-	err = d.WithTx(ctx, func(tx *sqlx.Tx) error {
-		return run(ctx, tx, f, format, o, res)
-	})
+	err = imp.end(ctx, imp.run(ctx, f))
+	res.Checked = int(imp.checked.Load())
 	res.Elapsed = time.Since(start)
-	if err != nil {
-		if ctx.Err() != nil {
-			return res, ctx.Err()
-		}
-		return res, err
-	}
-	return res, nil
+	return res, err
 }
 
 // defaultCollection names the collection of a file: its base name without
@@ -197,6 +242,270 @@ func defaultCollection(path string) string {
 		return s
 	}
 	return base
+}
+
+// importKey is what an import must share with an interrupted one to resume
+// it: the options that decide what is stored.
+type importKey struct {
+	Collection     string            `json:"collection"`
+	Format         string            `json:"format"`
+	SkipInvalid    bool              `json:"skip_invalid"`
+	RequireUnique  bool              `json:"require_unique"`
+	Symbols        string            `json:"symbols,omitempty"`
+	PuzzleColumn   string            `json:"puzzle_column,omitempty"`
+	SolutionColumn string            `json:"solution_column,omitempty"`
+	RatingColumns  map[string]string `json:"rating_columns,omitempty"`
+}
+
+// optionsKey returns the options line of an import: its importKey in JSON
+// (map keys sorted, so equal options give equal lines).
+func optionsKey(o Options, format *importers.Format) string {
+	b, _ := json.Marshal(importKey{Collection: o.Collection, Format: format.Name, SkipInvalid: o.SkipInvalid,
+		RequireUnique: o.RequireUnique, Symbols: o.Decode.Symbols, PuzzleColumn: o.Decode.PuzzleColumn,
+		SolutionColumn: o.Decode.SolutionColumn, RatingColumns: o.Decode.RatingColumns})
+	return string(b)
+}
+
+// keyCollection returns the collection option of an options line, and
+// whether the line could be read.
+func keyCollection(line string) (string, bool) {
+	var k importKey
+	if err := json.Unmarshal([]byte(line), &k); err != nil {
+		return "", false
+	}
+	return k.Collection, true
+}
+
+// workerName names this process as the holder of an import: host:pid.
+func workerName() string {
+	host, _ := os.Hostname()
+	return host + ":" + strconv.Itoa(os.Getpid())
+}
+
+// workerGone reports whether worker ("host:pid") is a process of this host
+// that no longer exists.
+func workerGone(worker string) bool {
+	i := strings.LastIndexByte(worker, ':')
+	if i < 0 {
+		return false
+	}
+	host, pid := worker[:i], worker[i+1:]
+	if me, _ := os.Hostname(); host != me {
+		return false
+	}
+	n, err := strconv.Atoi(pid)
+	if err != nil || n <= 0 {
+		return false
+	}
+	return processGone(n)
+}
+
+// importer is one file's import.
+type importer struct {
+	d           *db.DB
+	o           Options
+	format      *importers.Format
+	res         *Result
+	key         string // the options line
+	worker      string
+	description string // of the collections it creates
+	hold        holder
+	// records is the number of the file's records stored; first names the
+	// import's collection, once it has one.
+	records int
+	first   string
+	checked atomic.Int64
+	pace    pacer
+}
+
+// holder keeps the lease on the import being loaded.
+type holder struct {
+	d     *db.DB
+	mu    sync.Mutex
+	lease db.ImportLease
+}
+
+// tx runs fn in a transaction with the lease held; the lease fn returns is
+// kept once the transaction commits.
+func (h *holder) tx(ctx context.Context, fn func(tx *sqlx.Tx, l db.ImportLease) (db.ImportLease, error)) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var next db.ImportLease
+	err := h.d.WithTx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		next, err = fn(tx, h.lease)
+		return err
+	})
+	if err == nil {
+		h.lease = next
+	}
+	return err
+}
+
+// keep renews the lease every leaseTime/3 until stop is called; losing the
+// import cancels ctx with the error.
+func (h *holder) keep(ctx context.Context, cancel context.CancelCauseFunc) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(leaseTime / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			err := h.tx(ctx, func(tx *sqlx.Tx, l db.ImportLease) (db.ImportLease, error) {
+				return db.RenewImportLease(ctx, tx, l, leaseTime)
+			})
+			if errors.Is(err, db.ErrImportLost) {
+				cancel(err)
+				return
+			}
+		}
+	})
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
+
+// begin records the import as loading, or takes over an interrupted one
+// of the same file into the same collection: one with the same options is
+// resumed, others are cleared. A loading one held by a live process is an
+// ECONFLICT error.
+func (imp *importer) begin(ctx context.Context) error {
+	res, im := imp.res, &imp.res.Import
+	imp.hold.d = imp.d
+	var (
+		resume *db.LoadingImport
+		lease  db.ImportLease
+		stale  []db.ImportLease
+	)
+	err := imp.d.WithTx(ctx, func(tx *sqlx.Tx) error {
+		resume, stale = nil, nil
+		loads, err := db.LoadingImports(ctx, tx, im.FileSHA256)
+		if err != nil {
+			return err
+		}
+		var same []db.LoadingImport
+		for _, l := range loads {
+			if c, ok := keyCollection(l.Options); ok && c == imp.o.Collection {
+				same = append(same, l)
+			}
+		}
+		for _, l := range same {
+			if !l.Lapsed && !workerGone(l.Worker) {
+				into := l.Collection
+				if into == "" {
+					into = res.Collection
+				}
+				return sudokulab.Errorf(sudokulab.ECONFLICT,
+					"import %s: %s is importing this file into collection %s (import %d, since %s, lease until %s, %d records stored); wait for it to finish, or stop it and run this again",
+					res.File, l.Worker, into, l.Import.ID, l.Import.StartedAt.Format(time.RFC3339), l.LeaseUntil, l.RecordsDone)
+			}
+		}
+		for i, l := range same {
+			nl, ok, err := db.TakeOverImport(ctx, tx, l, imp.worker, leaseTime)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return sudokulab.Errorf(sudokulab.ECONFLICT, "import %s: another process took over import %d of this file just now", res.File, l.Import.ID)
+			}
+			if resume == nil && l.Options == imp.key {
+				resume, lease = &same[i], nl
+			} else {
+				stale = append(stale, nl)
+			}
+		}
+		if resume == nil {
+			fresh := sudokulab.Import{FileName: im.FileName, FileSHA256: im.FileSHA256, Format: im.Format}
+			if lease, err = db.BeginImport(ctx, tx, &fresh, imp.key, imp.worker, leaseTime); err != nil {
+				return err
+			}
+			*im = fresh
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// Interrupted imports of the file into the collection with other
+	// options cannot be resumed by this one: what they stored goes.
+	for _, l := range stale {
+		h := &holder{d: imp.d, lease: l}
+		if err := h.clear(ctx); err != nil {
+			imp.hold.lease = lease
+			imp.release(ctx)
+			return fmt.Errorf("import %s: clearing interrupted import %d: %w", res.File, l.ID, err)
+		}
+	}
+	imp.hold.lease = lease
+	if resume != nil {
+		res.Resumed, res.ResumedAfter = true, resume.RecordsDone
+		*im = resume.Import
+		imp.records, imp.first = resume.RecordsDone, resume.Collection
+		if resume.Collection != "" {
+			res.Collections = []string{resume.Collection}
+		}
+	}
+	return nil
+}
+
+// clear removes what the held import stored, and the import, in short
+// transactions.
+func (h *holder) clear(ctx context.Context) error {
+	for done := false; !done; {
+		err := h.tx(ctx, func(tx *sqlx.Tx, l db.ImportLease) (db.ImportLease, error) {
+			var err error
+			if done, err = db.ClearImport(ctx, tx, l, clearRows); err != nil || done {
+				return l, err
+			}
+			return db.RenewImportLease(ctx, tx, l, leaseTime)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// release gives up the import, keeping what it stored for a re-run.
+func (imp *importer) release(ctx context.Context) {
+	_ = imp.hold.tx(ctx, func(tx *sqlx.Tx, l db.ImportLease) (db.ImportLease, error) {
+		return l, db.ReleaseImport(ctx, tx, l)
+	})
+}
+
+// end settles an import that ran with error err (nil: published). An
+// interruption releases the import for a re-run to resume; a bad file
+// removes what it stored; an import taken over by another process is left
+// to it.
+func (imp *importer) end(ctx context.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	bg, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	switch {
+	case errors.Is(err, db.ErrImportLost):
+		return err
+	case ctx.Err() != nil:
+		imp.release(bg)
+		return ctx.Err()
+	case sudokulab.ErrorCode(err) == sudokulab.EINVALID:
+		if cerr := imp.hold.clear(bg); cerr != nil {
+			imp.release(bg)
+			return errors.Join(err, fmt.Errorf("import %s: removing what was stored: %w", imp.res.File, cerr))
+		}
+		return err
+	}
+	imp.release(bg)
+	return err
 }
 
 // countingReader counts the bytes read through it.
@@ -211,35 +520,16 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// run imports the open file f inside the transaction tx.
-func run(ctx context.Context, tx *sqlx.Tx, f io.Reader, format *importers.Format, o Options, res *Result) error {
+// run imports the open file f under the import's lease, skipping the
+// records stored before, and publishes the import.
+func (imp *importer) run(ctx context.Context, f io.Reader) error {
+	o, res := imp.o, imp.res
 	im := &res.Import
-	if _, err := db.InsertImport(ctx, tx, im); err != nil {
-		return err
-	}
-	// Collections are made as puzzles go to them; the import's is the
-	// first one.
-	collections := map[string]int64{}
-	collection := func(name string) (int64, error) {
-		if id, ok := collections[name]; ok {
-			return id, nil
-		}
-		id, err := db.EnsureCollection(ctx, tx, name, fmt.Sprintf("imported from %s (%s)", filepath.Base(res.File), format.Name))
-		if err != nil {
-			return 0, err
-		}
-		collections[name] = id
-		res.Collections = append(res.Collections, name)
-		if im.CollectionID == 0 {
-			im.CollectionID = id
-		}
-		return id, nil
-	}
-	w := db.NewImportWriter(tx)
-	defer w.Close()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stopKeep := imp.hold.keep(ctx, cancel)
+	defer stopKeep()
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	workers := o.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -247,6 +537,7 @@ func run(ctx context.Context, tx *sqlx.Tx, f io.Reader, format *importers.Format
 	cr := &countingReader{r: f}
 	dopts := o.Decode
 	dopts.File = res.File
+	skip := imp.records
 	// tokens bounds the batches decoded but not yet written.
 	tokens := make(chan struct{}, 4*workers)
 	jobs := make(chan *batch, workers)
@@ -256,6 +547,9 @@ func run(ctx context.Context, tx *sqlx.Tx, f io.Reader, format *importers.Format
 		defer close(jobs)
 		seq := 0
 		b := &batch{}
+		if skip > 0 {
+			b.skip = &skipped{}
+		}
 		send := func() bool {
 			b.seq, b.bytes = seq, cr.n.Load()
 			seq++
@@ -272,7 +566,27 @@ func run(ctx context.Context, tx *sqlx.Tx, f io.Reader, format *importers.Format
 			b = &batch{items: make([]item, 0, batchSize)}
 			return true
 		}
-		for rec, err := range format.Decode(cr, dopts) {
+		seen := map[string]bool{}
+		n := 0
+		for rec, err := range imp.format.Decode(cr, dopts) {
+			if n < skip {
+				// Stored by an earlier run: decoded again, not checked.
+				n++
+				switch {
+				case err != nil:
+				case rec.Note != "":
+					b.skip.notes = append(b.skip.notes, rec.Note)
+				default:
+					if name := imp.collectionOf(rec); !seen[name] {
+						seen[name] = true
+						b.skip.names = append(b.skip.names, name)
+					}
+				}
+				if n%batchSize == 0 && ctx.Err() != nil {
+					return
+				}
+				continue
+			}
 			b.items = append(b.items, item{rec: rec, err: err})
 			if len(b.items) == batchSize && !send() {
 				return
@@ -288,7 +602,7 @@ func run(ctx context.Context, tx *sqlx.Tx, f io.Reader, format *importers.Format
 			)
 			for b := range jobs {
 				for i := range b.items {
-					check(ctx, &b.items[i], &solver, &canon, o.RequireUnique)
+					check(ctx, &b.items[i], &solver, &canon, o.RequireUnique, &imp.checked)
 				}
 				select {
 				case results <- b:
@@ -303,7 +617,7 @@ func run(ctx context.Context, tx *sqlx.Tx, f io.Reader, format *importers.Format
 		close(results)
 	}()
 	stop := func(err error) error {
-		cancel()
+		cancel(err)
 		for range results {
 		}
 		return err
@@ -312,41 +626,96 @@ func run(ctx context.Context, tx *sqlx.Tx, f io.Reader, format *importers.Format
 	next := 0
 	for b := range results {
 		waiting[b.seq] = b
+		// Take in the batches solved meanwhile, to write them together.
+	more:
 		for {
-			b, ok := waiting[next]
-			if !ok {
+			select {
+			case b, ok := <-results:
+				if !ok {
+					break more
+				}
+				waiting[b.seq] = b
+			default:
+				break more
+			}
+		}
+		for {
+			var group []*batch
+			for len(group) < maxGroup {
+				b, ok := waiting[next]
+				if !ok {
+					break
+				}
+				delete(waiting, next)
+				next++
+				<-tokens
+				group = append(group, b)
+			}
+			if len(group) == 0 {
 				break
 			}
-			delete(waiting, next)
-			next++
-			<-tokens
-			if err := store(ctx, w, b, o, res, collection); err != nil {
+			if sk := group[0].skip; sk != nil {
+				if err := imp.skipped(ctx, sk); err != nil {
+					return stop(err)
+				}
+			}
+			if err := imp.store(ctx, group); err != nil {
 				return stop(err)
 			}
 			if o.Progress != nil {
-				o.Progress.Update(b.bytes, im.PuzzlesNew+im.PuzzlesDuplicate)
+				o.Progress.Update(group[len(group)-1].bytes, im.PuzzlesNew+im.PuzzlesDuplicate)
 			}
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return err
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
 	}
 	if o.Progress != nil {
 		o.Progress.Update(cr.n.Load(), im.PuzzlesNew+im.PuzzlesDuplicate)
 	}
-	if im.CollectionID == 0 {
-		if _, err := collection(res.Collection); err != nil {
+	return imp.publish(ctx)
+}
+
+// collectionOf names the collection a record's puzzle goes to.
+func (imp *importer) collectionOf(rec importers.Record) string {
+	if imp.o.Collection == "" && rec.Collection != "" {
+		return rec.Collection
+	}
+	return imp.res.Collection
+}
+
+// skipped takes in what the records stored by an earlier run say: their
+// remarks, and the collections they went to (those that exist), for the
+// result.
+func (imp *importer) skipped(ctx context.Context, sk *skipped) error {
+	res := imp.res
+	res.Notes = append(res.Notes, sk.notes...)
+	for _, name := range sk.names {
+		if contains(res.Collections, name) {
+			continue
+		}
+		if _, err := db.GetCollection(ctx, imp.d, name); err == nil {
+			res.Collections = append(res.Collections, name)
+		} else if sudokulab.ErrorCode(err) != sudokulab.ENOTFOUND {
 			return err
 		}
 	}
-	res.Collection = res.Collections[0]
-	im.Notes = notes(res)
-	return db.FinishImport(ctx, tx, im)
+	return nil
+}
+
+func contains(names []string, name string) bool {
+	for _, n := range names {
+		if n == name {
+			return true
+		}
+	}
+	return false
 }
 
 // check validates the puzzle of an item, counts its solutions, checks the
-// solution the file gives and computes the symmetry form.
-func check(ctx context.Context, it *item, solver *exact.Solver, canon *symmetry.Canonicalizer, requireUnique bool) {
+// solution the file gives and computes the symmetry form. It counts the
+// puzzles it solves in checked.
+func check(ctx context.Context, it *item, solver *exact.Solver, canon *symmetry.Canonicalizer, requireUnique bool, checked *atomic.Int64) {
 	if it.err != nil || it.rec.Note != "" || ctx.Err() != nil {
 		return
 	}
@@ -355,6 +724,7 @@ func check(ctx context.Context, it *item, solver *exact.Solver, canon *symmetry.
 		it.reject = err.Error()
 		return
 	}
+	checked.Add(1)
 	r, err := solver.Solve(ctx, g, 2)
 	if err != nil {
 		it.err = err
@@ -395,9 +765,27 @@ func check(ctx context.Context, it *item, solver *exact.Solver, canon *symmetry.
 	it.puzzle = p
 }
 
-// store writes a batch of checked items.
-func store(ctx context.Context, w *db.ImportWriter, b *batch, o Options, res *Result, collection func(string) (int64, error)) error {
-	im := &res.Import
+// entry is a line a batch adds to the import's notes: a remark about the
+// file, or a rejected entry.
+type entry struct {
+	remark   string
+	rejected *importers.DecodeError
+}
+
+// prepared is a batch ready to be written: its rows with the collection
+// each goes to, and its notes in file order.
+type prepared struct {
+	rows  []db.ImportRow
+	names []string
+	notes []entry
+}
+
+// prepare turns a batch of checked items into rows, outside any
+// transaction. A bad entry without SkipInvalid, or one that ends the file,
+// is an EINVALID error.
+func (imp *importer) prepare(ctx context.Context, b *batch) (*prepared, error) {
+	o, res := imp.o, imp.res
+	p := &prepared{rows: make([]db.ImportRow, 0, len(b.items))}
 	reject := func(de *importers.DecodeError) error {
 		if de.Fatal || !o.SkipInvalid {
 			msg := "import"
@@ -406,94 +794,200 @@ func store(ctx context.Context, w *db.ImportWriter, b *batch, o Options, res *Re
 			}
 			return sudokulab.WrapError(sudokulab.EINVALID, de, "%s", msg)
 		}
-		im.PuzzlesRead++
-		im.PuzzlesRejected++
-		res.Rejected = append(res.Rejected, de)
+		p.notes = append(p.notes, entry{rejected: de})
 		return nil
 	}
-	rows := make([]db.ImportRow, 0, len(b.items))
 	for i := range b.items {
 		it := &b.items[i]
 		rec := it.rec
 		switch {
 		case it.err != nil:
 			if errors.Is(it.err, context.Canceled) || errors.Is(it.err, context.DeadlineExceeded) {
-				return it.err
+				return nil, it.err
 			}
 			var de *importers.DecodeError
 			if errors.As(it.err, &de) {
 				if err := reject(de); err != nil {
-					return err
+					return nil, err
 				}
 				continue
 			}
-			return fmt.Errorf("import %s: %w", res.File, it.err)
+			return nil, fmt.Errorf("import %s: %w", res.File, it.err)
 		case rec.Note != "":
-			res.Notes = append(res.Notes, rec.Note)
+			p.notes = append(p.notes, entry{remark: rec.Note})
 			continue
 		case it.reject != "":
 			if err := reject(&importers.DecodeError{File: res.File, Line: rec.Line, Reason: it.reject}); err != nil {
-				return err
+				return nil, err
 			}
 			continue
 		case it.puzzle == nil:
-			return ctx.Err()
-		}
-		name := res.Collection
-		if o.Collection == "" && rec.Collection != "" {
-			name = rec.Collection
-		}
-		cid, err := collection(name)
-		if err != nil {
-			return err
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("import %s:%d: the puzzle was not checked", res.File, rec.Line)
 		}
 		meta := ""
 		if len(rec.Metadata) > 0 {
 			b, err := json.Marshal(rec.Metadata)
 			if err != nil {
-				return fmt.Errorf("import %s:%d: metadata: %w", res.File, rec.Line, err)
+				return nil, fmt.Errorf("import %s:%d: metadata: %w", res.File, rec.Line, err)
 			}
 			meta = string(b)
 		}
-		row := db.ImportRow{Puzzle: it.puzzle, Membership: sudokulab.Membership{CollectionID: cid, Label: rec.Label,
-			ImportID: im.ID, SourceLine: rec.Line, Metadata: meta}}
+		id := res.Import.ID
+		row := db.ImportRow{Puzzle: it.puzzle, Membership: sudokulab.Membership{Label: rec.Label,
+			ImportID: id, SourceLine: rec.Line, Metadata: meta}}
 		for _, r := range rec.Ratings {
 			v := r.Value
 			row.Ratings = append(row.Ratings, sudokulab.Rating{Rater: r.Rater, RaterVersion: "imported",
-				Value: &v, Details: fmt.Sprintf(`{"import_id":%d}`, im.ID)})
+				Value: &v, Details: db.ImportRatingDetails(id)})
 		}
-		rows = append(rows, row)
+		p.rows = append(p.rows, row)
+		p.names = append(p.names, imp.collectionOf(rec))
 	}
-	if err := w.Write(ctx, rows); err != nil {
-		return err
-	}
-	for _, r := range rows {
-		im.PuzzlesRead++
-		if r.Created {
-			im.PuzzlesNew++
-		} else {
-			im.PuzzlesDuplicate++
-		}
-	}
-	return nil
+	return p, nil
 }
 
 // maxNoted bounds the rejections written into the import's notes.
 const maxNoted = 1000
 
-// notes returns the import's notes: the file's remarks and the rejected
-// entries.
-func notes(res *Result) string {
-	var b strings.Builder
-	for _, n := range res.Notes {
-		b.WriteString(n + "\n")
-	}
-	for i, r := range res.Rejected {
-		if i == maxNoted {
-			fmt.Fprintf(&b, "and %d more rejected\n", len(res.Rejected)-maxNoted)
-			break
+// store writes batches that follow each other in the file in one
+// transaction, with the import's progress.
+func (imp *importer) store(ctx context.Context, bs []*batch) error {
+	p := &prepared{}
+	records := 0
+	for _, b := range bs {
+		bp, err := imp.prepare(ctx, b)
+		if err != nil {
+			return err
 		}
-		fmt.Fprintf(&b, "rejected line %d: %s\n", r.Line, r.Reason)
+		p.rows = append(p.rows, bp.rows...)
+		p.names = append(p.names, bp.names...)
+		p.notes = append(p.notes, bp.notes...)
+		records += len(b.items)
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	res := imp.res
+	var (
+		next  sudokulab.Import
+		first string
+	)
+	if err := imp.pace.before(ctx); err != nil {
+		return err
+	}
+	defer imp.pace.after()
+	err := imp.hold.tx(ctx, func(tx *sqlx.Tx, l db.ImportLease) (db.ImportLease, error) {
+		// From the committed state: the transaction may run again.
+		next, first = res.Import, imp.first
+		ids := map[string]int64{}
+		collection := func(name string) (int64, error) {
+			if id, ok := ids[name]; ok {
+				return id, nil
+			}
+			id, err := db.EnsureImportCollection(ctx, tx, name, imp.description, next.ID)
+			ids[name] = id
+			return id, err
+		}
+		if first != "" {
+			id, err := collection(first)
+			if err != nil {
+				return l, err
+			}
+			next.CollectionID = id
+		}
+		for i := range p.rows {
+			id, err := collection(p.names[i])
+			if err != nil {
+				return l, err
+			}
+			if first == "" {
+				first, next.CollectionID = p.names[i], id
+			}
+			p.rows[i].Membership.CollectionID = id
+		}
+		w := db.NewImportWriter(tx)
+		defer w.Close()
+		if err := w.Write(ctx, p.rows); err != nil {
+			return l, err
+		}
+		var notes strings.Builder
+		for _, e := range p.notes {
+			line := e.remark
+			if e.rejected != nil {
+				next.PuzzlesRead++
+				next.PuzzlesRejected++
+				if next.PuzzlesRejected > maxNoted {
+					continue
+				}
+				line = fmt.Sprintf("rejected line %d: %s", e.rejected.Line, e.rejected.Reason)
+			}
+			if notes.Len() > 0 {
+				notes.WriteByte('\n')
+			}
+			notes.WriteString(line)
+		}
+		for _, r := range p.rows {
+			next.PuzzlesRead++
+			if r.Created {
+				next.PuzzlesNew++
+			} else {
+				next.PuzzlesDuplicate++
+			}
+		}
+		return db.ImportProgress(ctx, tx, l, &next, imp.records+records, notes.String(), leaseTime)
+	})
+	if err != nil {
+		return err
+	}
+	res.Import, imp.first = next, first
+	imp.records += records
+	if first != "" && !contains(res.Collections, first) {
+		res.Collections = append([]string{first}, res.Collections...)
+	}
+	for _, name := range p.names {
+		if !contains(res.Collections, name) {
+			res.Collections = append(res.Collections, name)
+		}
+	}
+	for _, e := range p.notes {
+		if e.rejected != nil {
+			res.Rejected = append(res.Rejected, e.rejected)
+		} else {
+			res.Notes = append(res.Notes, e.remark)
+		}
+	}
+	return nil
+}
+
+// publish ends the import in one transaction: its collection (made now if
+// no puzzle went to one), counters, notes and state 'done'.
+func (imp *importer) publish(ctx context.Context) error {
+	res := imp.res
+	var next sudokulab.Import
+	first := imp.first
+	if first == "" {
+		first = res.Collection
+	}
+	err := imp.hold.tx(ctx, func(tx *sqlx.Tx, l db.ImportLease) (db.ImportLease, error) {
+		next = res.Import
+		id, err := db.EnsureImportCollection(ctx, tx, first, imp.description, next.ID)
+		if err != nil {
+			return l, err
+		}
+		next.CollectionID = id
+		tail := ""
+		if next.PuzzlesRejected > maxNoted {
+			tail = fmt.Sprintf("and %d more rejected", next.PuzzlesRejected-maxNoted)
+		}
+		return l, db.PublishImport(ctx, tx, l, &next, tail)
+	})
+	if err != nil {
+		return err
+	}
+	res.Import, imp.first = next, first
+	if !contains(res.Collections, first) {
+		res.Collections = append([]string{first}, res.Collections...)
+	}
+	res.Collection = res.Collections[0]
+	return nil
 }

@@ -2,7 +2,6 @@ package pipeline_test
 
 import (
 	"context"
-	"errors"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -238,23 +237,6 @@ func TestSymmetryForms(t *testing.T) {
 	}
 	if n := count(t, d, "SELECT COUNT(DISTINCT symmetry_form) FROM puzzles"); n != 1 {
 		t.Errorf("%d symmetry forms, want 1", n)
-	}
-}
-
-func TestImportCancel(t *testing.T) {
-	d := openTemp(t)
-	path := filepath.Join(t.TempDir(), "many.txt")
-	writeBenchFile(t, path, 20000, false)
-	ctx, cancel := context.WithCancel(context.Background())
-	p := &cancelAfter{cancel: cancel, after: 2000}
-	_, err := pipeline.ImportFile(ctx, d, path, pipeline.Options{Progress: p})
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("error %v, want context.Canceled", err)
-	}
-	for _, table := range []string{"puzzles", "imports", "collections"} {
-		if n := count(t, d, "SELECT COUNT(*) FROM "+table); n != 0 {
-			t.Errorf("%d rows in %s after a cancelled import", n, table)
-		}
 	}
 }
 

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sudokulab"
+	"sudokulab/db"
+	"sudokulab/importers/pipeline"
+	"sudokulab/symmetry"
+)
+
+// writeVariants writes a line file of n random transformations of the
+// escargot, with labels, and returns its path.
+func writeVariants(t *testing.T, dir string, n int) string {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(8, 9))
+	g := sudokulab.MustParse(escargot)
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "%s label=v%d\n", symmetry.Random(rng).Apply(g), i+1)
+	}
+	path := filepath.Join(dir, fmt.Sprintf("variants%d.txt", n))
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// cancelProgress cancels an import once it has stored some puzzles.
+type cancelProgress struct {
+	cancel func()
+	after  int
+}
+
+func (c *cancelProgress) Start(string, int64) {}
+func (c *cancelProgress) Finish()             {}
+func (c *cancelProgress) Update(_ int64, puzzles int) {
+	if puzzles >= c.after {
+		c.cancel()
+	}
+}
+
+// TestImportCommandResume: an interrupted import is invisible to the
+// commands, a conflict while another process holds it, and resumed by the
+// same command once it is free.
+func TestImportCommandResume(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := initDB(t, filepath.Join(dir, "lab.db"))
+	file := writeVariants(t, dir, 2000)
+	ctx, cancel := context.WithCancel(context.Background())
+	d, err := db.Open(ctx, dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = pipeline.ImportFile(ctx, d, file, pipeline.Options{Collection: "many", Progress: &cancelProgress{cancel: cancel, after: 800}})
+	d.Close()
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted import: %v", err)
+	}
+
+	mustRun(t, "--db", dbPath, "sql", "--write", "UPDATE imports SET worker = 'elsewhere:7', lease_until = '2999-01-01T00:00:00.000Z'")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--format", "csv", "collections", "list"}, "name,puzzles,created_at,description\n"},
+		{[]string{"--format", "csv", "sql", "SELECT count(*) AS n FROM puzzle_catalog"}, "n\n0\n"},
+		{[]string{"--format", "csv", "puzzles", "list"}, "id,size,givens,solutions,grid\n"},
+	} {
+		if out := mustRun(t, append([]string{"--db", dbPath}, tt.args...)...); out != tt.want {
+			t.Errorf("%v while loading:\n%s\nwant:\n%s", tt.args, out, tt.want)
+		}
+	}
+	_, errOut, code := run(t, "--db", dbPath, "import", "--collection", "many", file)
+	if code != exitConflict || !strings.Contains(errOut, "elsewhere:7 is importing this file into collection many") {
+		t.Errorf("import beside a live holder: exit %d, %q; want exit %d naming elsewhere:7", code, errOut, exitConflict)
+	}
+
+	mustRun(t, "--db", dbPath, "sql", "--write", "UPDATE imports SET lease_until = '2000-01-01T00:00:00.000Z'")
+	out := mustRun(t, "--db", dbPath, "import", "--collection", "many", file)
+	if !strings.Contains(out, "2000 read: 2000 new, 0 duplicate, 0 rejected; collection many (import 1)") ||
+		!strings.Contains(out, "resumed an interrupted import after the ") {
+		t.Errorf("resumed import:\n%s", out)
+	}
+	if out := mustRun(t, "--db", dbPath, "--format", "csv", "sql", "SELECT count(*) AS n, min(position) AS lo, max(position) AS hi FROM puzzle_catalog WHERE collection = 'many'"); out != "n,lo,hi\n2000,1,2000\n" {
+		t.Errorf("collection after the resume:\n%s", out)
+	}
+}

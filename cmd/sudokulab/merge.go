@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"sudokulab"
+	"sudokulab/db"
+)
+
+type mergeOptions struct {
+	*options
+	failOnConflict bool
+	batch          int
+}
+
+func newMergeCmd(opts *options) *cobra.Command {
+	o := &mergeOptions{options: opts}
+	cmd := &cobra.Command{
+		Use:   "merge SRC...",
+		Short: "Merge other labs (such as the files of a cluster's shards) into --db",
+		Long: `merge copies every source database (a SQLite file or a postgres:// URL) into
+the database named by --db, which must exist. Rows are matched by what
+they are, never by their ids: puzzles by box shape and givens, collections
+and experiments by name, configurations by solver and settings, ratings by
+puzzle and rater, imports by file checksum, collection and start time, runs
+by puzzle, configuration, seed and budget (with their trajectories and the
+experiments they belong to), and the work queue by experiment and run.
+What the destination lacks is added; a puzzle gains the solution, solution
+count or symmetry form it lacks; work the destination has pending and a
+source has done becomes done.
+
+Merging the same source again changes nothing. Different content under one
+identity (a run with another result, a rating with another value, a
+configuration name given to other settings) is a conflict: the destination
+keeps its own, and the conflict is listed on standard error. Conflicts do
+not change the exit status unless --fail-on-conflict is given (exit 4).
+
+The sources are only read. The destination is written in short
+transactions (a few hundred runs with their trajectories each), so other
+commands can use it meanwhile, and an interrupted merge resumes when run
+again. The table printed at the end counts, for each source and kind of
+row, the rows added, already there, updated, in conflict and skipped.
+
+A cluster without a database server: every task of a job array runs its
+slice of one plan (run --shard K/N) into its own copy of lab.db, and one
+last job merges the copies. Give every task the same --experiment, so that
+the merged runs form one experiment. With SLURM:
+
+  # plan.sh, submitted with: sbatch --array=1-16 plan.sh
+  cp lab.db shard-$SLURM_ARRAY_TASK_ID.db
+  sudokulab --db shard-$SLURM_ARRAY_TASK_ID.db run --collection hard --config reseda \
+      --runs 100 --experiment hard-reseda --shard $SLURM_ARRAY_TASK_ID/16
+
+  # merge.sh, submitted with: sbatch --dependency=afterok:<array job id> merge.sh
+  sudokulab --db lab.db merge shard-*.db`,
+		Example: `  sudokulab --db lab.db merge shard-1.db shard-2.db shard-3.db
+  sudokulab --db postgres://lab@dbhost/lab merge results/*.db --fail-on-conflict
+  sudokulab --db lab.db --format csv merge other-lab.db > merge-report.csv`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMerge(cmd.Context(), cmd, o, args)
+		},
+	}
+	cmd.Flags().BoolVar(&o.failOnConflict, "fail-on-conflict", false, "exit with status 4 when a source conflicts with the destination")
+	cmd.Flags().IntVar(&o.batch, "batch", 500, "source rows (runs with their trajectories) per destination transaction, at most 2000")
+	return cmd
+}
+
+func runMerge(ctx context.Context, cmd *cobra.Command, o *mergeOptions, sources []string) error {
+	if o.batch < 1 {
+		return sudokulab.Errorf(sudokulab.EINVALID, "--batch %d: want at least 1", o.batch)
+	}
+	for _, src := range sources {
+		if db.SameDatabase(o.dbPath, src) {
+			return sudokulab.Errorf(sudokulab.EINVALID, "source %s is the destination (--db %s) itself", db.Redact(src), db.Redact(o.dbPath))
+		}
+	}
+	dst, err := o.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
+	stderr := cmd.ErrOrStderr()
+	var (
+		rows      [][]any
+		conflicts int64
+		mergeErr  error
+	)
+	for _, target := range sources {
+		rep, err := mergeOne(ctx, stderr, dst, target, o.batch)
+		for _, c := range rep.Counts {
+			rows = append(rows, []any{rep.Source, c.Kind, c.Added, c.Existing, c.Updated, c.Conflicts, c.Skipped})
+		}
+		conflicts += rep.ConflictCount()
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				fmt.Fprintf(stderr, "interrupted: what was merged stays; run the same command again to merge the rest\n")
+			}
+			mergeErr = err
+			break
+		}
+	}
+	// The report of what was done, also when a source failed.
+	if err := writeRows(cmd.OutOrStdout(), o.format,
+		[]string{"source", "kind", "added", "already", "updated", "conflicts", "skipped"}, rows); err != nil {
+		return errors.Join(mergeErr, err)
+	}
+	if mergeErr != nil {
+		return mergeErr
+	}
+	if conflicts > 0 {
+		fmt.Fprintf(stderr, "%d conflicts: %s kept its own values (listed above)\n", conflicts, dst.Path())
+		if o.failOnConflict {
+			return sudokulab.Errorf(sudokulab.ECONFLICT, "%d conflicts between the sources and %s", conflicts, dst.Path())
+		}
+	}
+	return nil
+}
+
+// mergeOne merges the database target into dst, telling stderr what it
+// does, the conflicts and the notes.
+func mergeOne(ctx context.Context, stderr io.Writer, dst *db.DB, target string, batch int) (db.MergeReport, error) {
+	src, err := db.OpenOptions(ctx, target, db.Options{ReadOnly: true})
+	if err != nil {
+		return db.MergeReport{Source: db.Redact(target)}, fmt.Errorf("merge source: %w", openError(target, err))
+	}
+	defer src.Close()
+	start, last := time.Now(), time.Now()
+	fmt.Fprintf(stderr, "merging %s into %s\n", src.Path(), dst.Path())
+	rep, err := db.Merge(ctx, dst, src, db.MergeOptions{
+		Batch: batch,
+		Progress: func(kind string, done int64) {
+			if time.Since(last) >= 5*time.Second {
+				last = time.Now()
+				fmt.Fprintf(stderr, "  %s: %d read\n", kind, done)
+			}
+		},
+	})
+	for _, c := range rep.Conflicts {
+		fmt.Fprintf(stderr, "conflict: %s: %s: %s\n", c.Kind, c.Identity, c.Differs)
+	}
+	if rep.ConflictsNotListed > 0 {
+		fmt.Fprintf(stderr, "conflict: %d more not listed\n", rep.ConflictsNotListed)
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(stderr, "note: %s\n", n)
+	}
+	if err == nil {
+		r := rep.Count(db.MergeRuns)
+		fmt.Fprintf(stderr, "merged %s in %v: runs %d added, %d already there, %d conflicts, %d skipped\n",
+			src.Path(), time.Since(start).Round(time.Millisecond), r.Added, r.Existing, r.Conflicts, r.Skipped)
+	}
+	return rep, err
+}

@@ -1,0 +1,855 @@
+package db_test
+
+// The store suite: the store functions' key scenarios, run on every
+// backend through one function taking an opener (as restic and litestream
+// test their backends). Engine-specific behaviour (SQLite's pragmas, files
+// on disk) stays in db_test.go.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"sudokulab"
+	"sudokulab/db"
+)
+
+// TestStore runs the store suite on every backend.
+func TestStore(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b backend) { storeSuite(t, b) })
+}
+
+// storeSuite runs every scenario on a fresh database of the backend.
+func storeSuite(t *testing.T, b backend) {
+	runScenarios(t, b, []scenario{
+		{"AddPuzzle", suiteAddPuzzle},
+		{"CollectionsAndListPuzzles", suiteCollectionsAndListPuzzles},
+		{"ForeignKeys", suiteForeignKeys},
+		{"Imports", suiteImports},
+		{"Ratings", suiteRatings},
+		{"Configs", suiteConfigs},
+		{"RunRoundTrip", suiteRunRoundTrip},
+		{"RunsInCallerTransaction", suiteRunsInCallerTransaction},
+		{"FreezeCollection", suiteFreezeCollection},
+		{"RunTable", suiteRunTable},
+		{"ExperimentReports", suiteExperimentReports},
+		{"QueryReadOnly", suiteQueryReadOnly},
+		{"Reopen", func(t *testing.T, d *db.DB) { suiteReopen(t, d, b) }},
+	})
+}
+
+func suiteAddPuzzle(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	p := &sudokulab.Puzzle{Givens: sudokulab.MustParse(classicPuzzle)}
+	id, created, err := db.AddPuzzle(ctx, d, p)
+	if err != nil || !created || id == 0 || p.ID != id || p.CreatedAt.IsZero() {
+		t.Fatalf("first AddPuzzle = %d, %v, %v (p %+v)", id, created, err, p)
+	}
+	again := &sudokulab.Puzzle{
+		Givens:        sudokulab.MustParse(strings.ReplaceAll(classicPuzzle, ".", "0")),
+		Solution:      sudokulab.MustParse(classicSolution),
+		SolutionCount: intp(1),
+	}
+	id2, created, err := db.AddPuzzle(ctx, d, again)
+	if err != nil || created || id2 != id || again.ID != id {
+		t.Fatalf("second AddPuzzle = %d, %v, %v; want %d, false", id2, created, err, id)
+	}
+	if n := countOf(t, d, "SELECT COUNT(*) FROM puzzles"); n != 1 {
+		t.Fatalf("%d rows, want 1", n)
+	}
+	got, err := db.GetPuzzle(ctx, d, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Givens.String() != classicPuzzle || got.Solution.String() != classicSolution ||
+		got.SolutionCount == nil || *got.SolutionCount != 1 || got.Givens.Shape != sudokulab.Classic ||
+		!got.CreatedAt.Equal(p.CreatedAt) {
+		t.Fatalf("GetPuzzle = %+v", got)
+	}
+	if n := countOf(t, d, "SELECT size * 100 + givens FROM puzzles WHERE id = ?", id); n != 900+p.Givens.Givens() {
+		t.Errorf("size and givens %d", n)
+	}
+	// The same text with another box shape is another puzzle.
+	text := "123456" + strings.Repeat(".", 30)
+	a, _ := sudokulab.ParseShape(text, sudokulab.Shape{BoxRows: 2, BoxCols: 3})
+	b, _ := sudokulab.ParseShape(text, sudokulab.Shape{BoxRows: 3, BoxCols: 2})
+	ida, _, err1 := db.AddPuzzle(ctx, d, &sudokulab.Puzzle{Givens: a})
+	idb, createdb, err2 := db.AddPuzzle(ctx, d, &sudokulab.Puzzle{Givens: b})
+	if err1 != nil || err2 != nil || ida == idb || !createdb {
+		t.Fatalf("shapes 2x3 and 3x2: %d %v, %d %v %v", ida, err1, idb, createdb, err2)
+	}
+	found, err := db.FindPuzzle(ctx, d, sudokulab.Shape{BoxRows: 3, BoxCols: 2}, text)
+	if err != nil || found.ID != idb {
+		t.Fatalf("FindPuzzle = %v, %v; want id %d", found, err, idb)
+	}
+	if err := db.SetSymmetryForm(ctx, d, id, "form"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.GetPuzzle(ctx, d, id); got.SymmetryForm != "form" {
+		t.Errorf("symmetry form %q", got.SymmetryForm)
+	}
+	wantCode(t, func() error {
+		_, _, err := db.AddPuzzle(ctx, d, &sudokulab.Puzzle{Givens: sudokulab.MustParse(classicPuzzle), SolutionCount: intp(3)})
+		return err
+	}(), sudokulab.EINVALID)
+	_, err = db.GetPuzzle(ctx, d, 12345)
+	wantCode(t, err, sudokulab.ENOTFOUND)
+	_, err = db.FindPuzzle(ctx, d, sudokulab.Classic, classicSolution)
+	wantCode(t, err, sudokulab.ENOTFOUND)
+}
+
+func suiteCollectionsAndListPuzzles(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	ids := seedCatalog(t, d)
+	cols, err := db.ListCollections(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cols) != 2 || cols[0].Name != "even" || cols[0].Puzzles != 8 || cols[1].Name != "many" || cols[1].Puzzles != 10 ||
+		cols[0].Description != "even number of givens" || cols[0].CreatedAt.IsZero() {
+		t.Fatalf("ListCollections = %+v", cols)
+	}
+	if id, err := db.EnsureCollection(ctx, d, "many", "at least 25"); err != nil || id != cols[1].ID {
+		t.Fatalf("EnsureCollection again = %d, %v", id, err)
+	}
+	if c, err := db.GetCollection(ctx, d, "many"); err != nil || c.Description != "at least 25" || c.Puzzles != 10 {
+		t.Fatalf("GetCollection = %+v, %v", c, err)
+	}
+	ms, err := db.PuzzleCollections(ctx, d, ids[26])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 2 || ms[0].Collection != "even" || ms[0].Position != 4 || ms[0].Label != "e26" ||
+		ms[1].Collection != "many" || ms[1].Position != 2 || ms[1].Metadata != `{"g":1}` || ms[1].ImportID != 0 || ms[1].SourceLine != 0 {
+		t.Fatalf("PuzzleCollections(26) = %+v", ms)
+	}
+	// Adding again changes nothing but a non-empty label.
+	if err := db.AddMembership(ctx, d, sudokulab.Membership{CollectionID: ms[0].CollectionID, PuzzleID: ids[26]}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.AddMembership(ctx, d, sudokulab.Membership{CollectionID: ms[0].CollectionID, PuzzleID: ids[26], Label: "renamed", Position: 99}); err != nil {
+		t.Fatal(err)
+	}
+	ms2, _ := db.PuzzleCollections(ctx, d, ids[26])
+	if ms2[0].Position != 4 || ms2[0].Label != "renamed" || countOf(t, d, "SELECT COUNT(*) FROM collection_puzzles") != 18 {
+		t.Fatalf("after adding again: %+v", ms2)
+	}
+	if n := countOf(t, d, "SELECT COUNT(*) FROM puzzle_catalog"); n != 8+10+2 {
+		t.Fatalf("puzzle_catalog has %d rows", n)
+	}
+	if n := countOf(t, d, "SELECT COUNT(*) FROM puzzle_catalog WHERE id = ? AND collection IS NULL AND label IS NULL", ids[21]); n != 1 {
+		t.Fatalf("puzzle in no collection: %d rows", n)
+	}
+
+	tests := []struct {
+		where string
+		limit int
+		want  []int // givens of the puzzles, in id order
+	}{
+		{"", 0, []int{20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34}},
+		{"", 3, []int{20, 21, 22}},
+		{"collection = 'even' AND givens < 25", 0, []int{20, 22, 24}},
+		{"collection IS NULL", 0, []int{21, 23}},
+		{"collection IN ('even', 'many') AND givens >= 30", 2, []int{30, 31}},
+		{"label = 'm;33' -- a comment; with a semicolon", 0, []int{33}},
+		{"givens = 29 /* ; */", 0, []int{29}},
+		{"size = 9 AND position = 1", 0, []int{20, 25}},
+		{"collection = 'none'", 0, nil},
+	}
+	for _, tt := range tests {
+		ps, err := db.ListPuzzles(ctx, d, tt.where, tt.limit)
+		if err != nil {
+			t.Fatalf("ListPuzzles(%q): %v", tt.where, err)
+		}
+		var got []int
+		for _, p := range ps {
+			got = append(got, p.Givens.Givens())
+			if p.ID != ids[p.Givens.Givens()] {
+				t.Errorf("puzzle with %d givens has id %d, want %d", p.Givens.Givens(), p.ID, ids[p.Givens.Givens()])
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("ListPuzzles(%q, %d) givens %v, want %v", tt.where, tt.limit, got, tt.want)
+		}
+	}
+	// Both engines name the problem; neither runs a second statement.
+	for _, tt := range []struct{ where, msg string }{
+		{"no_such_column = 1", "no_such_column"},
+		{"givens <", "syntax error"},
+		{"1=1; DELETE FROM puzzles", "';'"},
+		{"1=1); DELETE FROM puzzles; SELECT (1", "';'"},
+	} {
+		ps, err := db.ListPuzzles(ctx, d, tt.where, 0)
+		wantCode(t, err, sudokulab.EINVALID)
+		if !strings.Contains(err.Error(), tt.msg) || ps != nil {
+			t.Errorf("ListPuzzles(%q): error %q, puzzles %v: want the message %q and nothing", tt.where, err, ps, tt.msg)
+		}
+	}
+	if n := countOf(t, d, "SELECT COUNT(*) FROM puzzles"); n != 15 {
+		t.Fatalf("%d puzzles left", n)
+	}
+	// The collection's table, and removing it.
+	tab, err := db.CollectionTable(ctx, d, "even", 2)
+	if err != nil || len(tab.Rows) != 2 || fmt.Sprint(tab.Rows[0][0], tab.Rows[0][1], tab.Rows[0][2]) != fmt.Sprint(1, ids[20], "e20") {
+		t.Fatalf("CollectionTable = %v, %v", tab, err)
+	}
+	if n, err := db.DeleteCollection(ctx, d, "even"); err != nil || n != 8 {
+		t.Fatalf("DeleteCollection = %d, %v", n, err)
+	}
+	if _, err := db.GetCollection(ctx, d, "even"); sudokulab.ErrorCode(err) != sudokulab.ENOTFOUND {
+		t.Fatalf("GetCollection after removal: %v", err)
+	}
+	if n := countOf(t, d, "SELECT COUNT(*) FROM puzzles"); n != 15 {
+		t.Fatalf("removing a collection removed puzzles: %d left", n)
+	}
+}
+
+func suiteForeignKeys(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	col, err := db.EnsureCollection(ctx, d, "c", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := fromSolution(t, 30)
+	if _, _, err := db.AddPuzzle(ctx, d, p); err != nil {
+		t.Fatal(err)
+	}
+	for name, err := range map[string]error{
+		"membership of a missing puzzle":     db.AddMembership(ctx, d, sudokulab.Membership{CollectionID: col, PuzzleID: 999}),
+		"membership in a missing collection": db.AddMembership(ctx, d, sudokulab.Membership{CollectionID: 999, PuzzleID: p.ID}),
+		"membership from a missing import":   db.AddMembership(ctx, d, sudokulab.Membership{CollectionID: col, PuzzleID: p.ID, ImportID: 999}),
+		"rating of a missing puzzle":         db.UpsertRating(ctx, d, sudokulab.Rating{PuzzleID: 999, Rater: "r"}),
+	} {
+		if sudokulab.ErrorCode(err) != sudokulab.ENOTFOUND {
+			t.Errorf("%s: %v, want ENOTFOUND", name, err)
+		}
+	}
+	_, err = db.InsertRun(ctx, d, &sudokulab.Run{PuzzleID: p.ID, ConfigID: 999, Status: sudokulab.StatusSolved}, nil)
+	wantCode(t, err, sudokulab.ENOTFOUND)
+	if n := countOf(t, d, "SELECT COUNT(*) FROM collection_puzzles") + countOf(t, d, "SELECT COUNT(*) FROM runs"); n != 0 {
+		t.Fatalf("%d rows written", n)
+	}
+	if err := db.AddMembership(ctx, d, sudokulab.Membership{CollectionID: col, PuzzleID: p.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.ExecContext(ctx, d.Rebind("DELETE FROM puzzles WHERE id = ?"), p.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := countOf(t, d, "SELECT COUNT(*) FROM collection_puzzles"); n != 0 {
+		t.Fatalf("membership survived its puzzle")
+	}
+}
+
+func suiteImports(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	col, _ := db.EnsureCollection(ctx, d, "c", "")
+	sum := strings.Repeat("ab", 32)
+	im := &sudokulab.Import{FileName: "p.sdk", FileSHA256: sum, Format: "sdk"}
+	id, err := db.InsertImport(ctx, d, im)
+	if err != nil || id == 0 || im.ID != id || im.StartedAt.IsZero() {
+		t.Fatalf("InsertImport = %d, %v", id, err)
+	}
+	p := fromSolution(t, 30)
+	if _, _, err := db.AddPuzzle(ctx, d, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.AddMembership(ctx, d, sudokulab.Membership{CollectionID: col, PuzzleID: p.ID, ImportID: id, SourceLine: 7}); err != nil {
+		t.Fatal(err)
+	}
+	im.CollectionID, im.PuzzlesRead, im.PuzzlesNew = col, 1, 1
+	if err := db.FinishImport(ctx, d, im); err != nil || im.FinishedAt.IsZero() {
+		t.Fatal(err)
+	}
+	var finished string
+	var read, line int
+	if err := d.QueryRowxContext(ctx, `SELECT i.finished_at, i.puzzles_read, cp.source_line
+		FROM imports i JOIN collection_puzzles cp ON cp.import_id = i.id`).Scan(&finished, &read, &line); err != nil {
+		t.Fatal(err)
+	}
+	if finished != db.FormatTime(im.FinishedAt) || read != 1 || line != 7 {
+		t.Fatalf("import row: %s %d %d", finished, read, line)
+	}
+	for _, collection := range []string{"c", ""} {
+		got, name, found, err := db.FindImport(ctx, d, sum, collection)
+		if err != nil || !found || got.ID != id || name != "c" || got.PuzzlesNew != 1 {
+			t.Fatalf("FindImport(%q) = %+v, %q, %v, %v", collection, got, name, found, err)
+		}
+	}
+	if _, _, found, err := db.FindImport(ctx, d, sum, "other"); err != nil || found {
+		t.Fatalf("FindImport into another collection = %v, %v", found, err)
+	}
+	if tab, err := db.ImportTable(ctx, d, "c"); err != nil || len(tab.Rows) != 1 || fmt.Sprint(tab.Rows[0][1]) != "p.sdk" {
+		t.Fatalf("ImportTable = %v, %v", tab, err)
+	}
+	wantCode(t, db.FinishImport(ctx, d, &sudokulab.Import{ID: 999}), sudokulab.ENOTFOUND)
+}
+
+func suiteRatings(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	p := fromSolution(t, 30)
+	if _, _, err := db.AddPuzzle(ctx, d, p); err != nil {
+		t.Fatal(err)
+	}
+	v1, v2 := 3.5, 7.25
+	for _, r := range []sudokulab.Rating{
+		{PuzzleID: p.ID, Rater: "se", RaterVersion: "1", Value: &v1, Label: "easy", Details: `{"steps":3}`},
+		{PuzzleID: p.ID, Rater: "se", RaterVersion: "2", Options: `{"b":1,"a":2}`, Value: &v2},
+		{PuzzleID: p.ID, Rater: "backtracks", RaterVersion: "1"},
+	} {
+		if err := db.UpsertRating(ctx, d, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rs, err := db.PuzzleRatings(ctx, d, p.ID)
+	if err != nil || len(rs) != 2 {
+		t.Fatalf("PuzzleRatings = %+v, %v; want 2", rs, err)
+	}
+	bt, se := rs[0], rs[1]
+	if bt.Rater != "backtracks" || bt.Value != nil || bt.Options != "{}" || bt.Label != "" || bt.RatedAt.IsZero() {
+		t.Errorf("backtracks rating %+v", bt)
+	}
+	if se.RaterVersion != "2" || se.Value == nil || *se.Value != v2 || se.Label != "" || se.Details != "" || se.Options != `{"b":1,"a":2}` {
+		t.Errorf("se rating not replaced: %+v", se)
+	}
+	wantCode(t, db.UpsertRating(ctx, d, sudokulab.Rating{PuzzleID: p.ID, Rater: "x", Options: "[1]"}), sudokulab.EINVALID)
+	if n := countOf(t, d, "SELECT COUNT(*) FROM rating_table WHERE grid = ? AND value > ?", p.Givens.String(), 7.0); n != 1 {
+		t.Errorf("rating_table has %d rows for the puzzle above 7", n)
+	}
+}
+
+func suiteConfigs(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	c := &sudokulab.Config{Name: "ga-default", Solver: "ga", Params: `{ "pop": 100, "cx": 0.3 }`, Preset: true}
+	id, created, err := db.EnsureConfig(ctx, d, c)
+	if err != nil || !created || c.ID != id || c.Params != `{"cx":0.3,"pop":100}` ||
+		c.ParamsHash != sudokulab.ConfigParamsHash("ga", `{"cx":0.3,"pop":100}`) {
+		t.Fatalf("EnsureConfig = %d, %v, %v; %+v", id, created, err, c)
+	}
+	if id2, created, err := db.EnsureConfig(ctx, d, &sudokulab.Config{Name: "ga-default", Solver: "ga", Params: `{"pop":100,"cx":0.3}`}); err != nil || created || id2 != id {
+		t.Fatalf("EnsureConfig again = %d, %v, %v", id2, created, err)
+	}
+	_, _, err = db.EnsureConfig(ctx, d, &sudokulab.Config{Name: "other-name", Solver: "ga", Params: `{"pop":100,"cx":0.3}`})
+	wantCode(t, err, sudokulab.ECONFLICT)
+	_, _, err = db.EnsureConfig(ctx, d, &sudokulab.Config{Name: "ga-default", Solver: "ga", Params: `{"pop":200}`})
+	wantCode(t, err, sudokulab.ECONFLICT)
+	mine := &sudokulab.Config{Name: "mine", Solver: "tabu", Params: `{}`, Description: "by hand"}
+	if _, _, err := db.EnsureConfig(ctx, d, mine); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.GetConfig(ctx, d, "ga-default")
+	if err != nil || got.ID != id || !got.Preset || got.Params != c.Params || got.ParamsHash != c.ParamsHash || got.CreatedAt.IsZero() {
+		t.Fatalf("GetConfig = %+v, %v", got, err)
+	}
+	if got, err := db.GetConfigByID(ctx, d, mine.ID); err != nil || got.Name != "mine" || got.Preset || got.Description != "by hand" {
+		t.Fatalf("GetConfigByID = %+v, %v", got, err)
+	}
+	_, err = db.GetConfig(ctx, d, "nope")
+	wantCode(t, err, sudokulab.ENOTFOUND)
+	if found, ok, err := db.FindConfigBySettings(ctx, d, "ga", c.ParamsHash); err != nil || !ok || found.ID != id {
+		t.Fatalf("FindConfigBySettings = %+v, %v, %v", found, ok, err)
+	}
+	if _, ok, err := db.FindConfigBySettings(ctx, d, "tabu", c.ParamsHash); err != nil || ok {
+		t.Fatalf("FindConfigBySettings of another solver = %v, %v", ok, err)
+	}
+	all, err := db.ListConfigs(ctx, d)
+	if err != nil || len(all) != 2 || all[0].Name != "ga-default" || all[1].Name != "mine" {
+		t.Fatalf("ListConfigs = %+v, %v; want the preset first", all, err)
+	}
+	tab, err := db.ConfigTable(ctx, d)
+	if err != nil || len(tab.Rows) != 2 || fmt.Sprint(tab.Columns) != "[name solver preset runs solved params description]" {
+		t.Fatalf("ConfigTable = %v, %v", tab, err)
+	}
+	if fmt.Sprint(tab.Rows[0][0], " ", asInt(t, tab.Rows[0][3]), " ", asInt(t, tab.Rows[0][4])) != "ga-default 0 0" {
+		t.Errorf("ConfigTable first row %v", tab.Rows[0])
+	}
+}
+
+// addRuns stores runs of the fixture's configuration on the puzzle with
+// seeds 1..len(statuses), the evaluations 100 times the seed, each with
+// three trajectory points.
+func addRuns(t *testing.T, d *db.DB, puzzle, config, exp int64, statuses ...sudokulab.RunStatus) []int64 {
+	t.Helper()
+	ctx := context.Background()
+	var ids []int64
+	for i, st := range statuses {
+		seed := int64(i + 1)
+		wall := 0.5 * float64(seed)
+		r := &sudokulab.Run{ExperimentID: exp, PuzzleID: puzzle, ConfigID: config, Seed: seed, MaxGenerations: 100,
+			Status: st, Evaluations: 100 * seed, Generations: 10 * seed, BestCost: intp(0), WallSeconds: &wall, Host: "h" + strconv.Itoa(i%2)}
+		if st != sudokulab.StatusSolved {
+			r.BestCost = intp(int(seed))
+		}
+		id, err := db.InsertRun(ctx, d, r, makePoints(3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+func suiteRunRoundTrip(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	puzzle, config, exp := runFixture(t, d)
+	start := time.Date(2025, 3, 14, 9, 26, 53, 589_793_238, time.UTC)
+	wall := 1.25
+	run := &sudokulab.Run{
+		ExperimentID: exp, PuzzleID: puzzle.ID, ConfigID: config, Seed: -42,
+		MaxEvaluations: 1_000_000, TimeoutMS: 5000, Status: sudokulab.StatusSolved,
+		Evaluations: 123_456, Generations: 789, Restarts: 2, BestCost: intp(0),
+		FinalGrid: sudokulab.MustParse(classicSolution), WallSeconds: &wall,
+		CodeVersion: "v0.1.0", Host: "lab1", StartedAt: start, FinishedAt: start.Add(1250 * time.Millisecond),
+	}
+	pts := makePoints(db.PointBatch*2 + 17)
+	conv := 0.25
+	pts[5].Restarts, pts[5].Convergence = 1, &conv
+	id, err := db.InsertRun(ctx, d, run, pts)
+	if err != nil || id == 0 || run.ID != id {
+		t.Fatalf("InsertRun = %d, %v", id, err)
+	}
+	got, err := db.GetRun(ctx, d, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := *run
+	want.StartedAt = start.Truncate(time.Millisecond)
+	want.FinishedAt = want.StartedAt.Add(1250 * time.Millisecond)
+	if runText(*got) != runText(want) {
+		t.Fatalf("GetRun:\n got %s\nwant %s", runText(*got), runText(want))
+	}
+	if runs, err := db.PuzzleRuns(ctx, d, puzzle.ID); err != nil || len(runs) != 1 || runs[0].ID != id {
+		t.Fatalf("PuzzleRuns = %+v, %v", runs, err)
+	}
+	traj, err := db.RunTrajectory(ctx, d, id)
+	if err != nil || len(traj) != len(pts) {
+		t.Fatalf("RunTrajectory: %d points, %v; want %d", len(traj), err, len(pts))
+	}
+	for i, p := range traj {
+		w := pts[i]
+		if p.RunID != id || p.Seq != i || p.Generation != w.Generation || p.Evaluations != w.Evaluations || p.Restarts != w.Restarts ||
+			p.ElapsedSeconds != w.ElapsedSeconds || p.BestCost != w.BestCost || ptr(p.CurrentCost) != ptr(w.CurrentCost) || ptr(p.Convergence) != ptr(w.Convergence) {
+			t.Fatalf("point %d: got %+v, want %+v", i, p, w)
+		}
+	}
+	var startedText string
+	var solved int
+	if err := d.QueryRowxContext(ctx, d.Rebind("SELECT started_at, solved FROM run_results WHERE id = ? AND experiment = 'exp' AND config = 'ga'"), id).Scan(&startedText, &solved); err != nil {
+		t.Fatal(err)
+	}
+	if startedText != "2025-03-14T09:26:53.589Z" || solved != 1 {
+		t.Errorf("run_results: started_at %q solved %d", startedText, solved)
+	}
+	// The same identity again is refused and writes nothing; InsertRunIfNew
+	// skips it.
+	dup := *run
+	dup.ID, dup.Status = 0, sudokulab.StatusUnsolved
+	_, err = db.InsertRun(ctx, d, &dup, makePoints(10))
+	wantCode(t, err, sudokulab.ECONFLICT)
+	if _, inserted, err := db.InsertRunIfNew(ctx, d, &dup, makePoints(10)); err != nil || inserted {
+		t.Fatalf("InsertRunIfNew of a recorded run = %v, %v", inserted, err)
+	}
+	if n := countOf(t, d, "SELECT COUNT(*) FROM trajectory_points"); n != len(pts) {
+		t.Fatalf("%d points after the duplicate, want %d", n, len(pts))
+	}
+	if fid, found, err := db.FindRunID(ctx, d, dup); err != nil || !found || fid != id {
+		t.Fatalf("FindRunID = %d, %v, %v", fid, found, err)
+	}
+	recorded, err := db.RecordedRuns(ctx, d, []int64{config}, db.Budget{MaxEvaluations: 1_000_000, TimeoutMS: 5000})
+	if err != nil || len(recorded) != 1 || !recorded[db.RunKey{PuzzleID: puzzle.ID, ConfigID: config, Seed: -42}] {
+		t.Fatalf("RecordedRuns = %v, %v", recorded, err)
+	}
+	// Another budget is another run; an error run may lack a cost.
+	dup.TimeoutMS, dup.Status, dup.BestCost, dup.FinalGrid, dup.Error = 0, sudokulab.StatusError, nil, sudokulab.Grid{}, "boom"
+	if _, found, _ := db.FindRunID(ctx, d, dup); found {
+		t.Fatal("FindRunID found a run with another budget")
+	}
+	id2, err := db.InsertRun(ctx, d, &dup, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got2, err := db.GetRun(ctx, d, id2)
+	if err != nil || got2.BestCost != nil || got2.FinalGrid.Cells != nil || got2.Error != "boom" || got2.Status != sudokulab.StatusError {
+		t.Fatalf("error run = %+v, %v", got2, err)
+	}
+	stats, err := db.ConfigRunStats(ctx, d, "ga")
+	if err != nil || len(stats) != 1 || stats[0].Runs != 1 || stats[0].Solved != 1 || stats[0].Evaluations != 123_456 || stats[0].Grid != classicPuzzle {
+		t.Fatalf("ConfigRunStats = %+v, %v; want the solved run only", stats, err)
+	}
+	if _, err := d.ExecContext(ctx, d.Rebind("DELETE FROM runs WHERE id = ?"), id); err != nil {
+		t.Fatal(err)
+	}
+	if n := countOf(t, d, "SELECT COUNT(*) FROM trajectory_points"); n != 0 {
+		t.Fatalf("%d points survived their run", n)
+	}
+}
+
+func suiteRunsInCallerTransaction(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	puzzle, config, _ := runFixture(t, d)
+	boom := errors.New("boom")
+	err := d.WithTx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := db.InsertRun(ctx, tx, &sudokulab.Run{PuzzleID: puzzle.ID, ConfigID: config, Status: sudokulab.StatusSolved}, makePoints(3)); err != nil {
+			return err
+		}
+		return boom
+	})
+	if err != boom {
+		t.Fatalf("WithTx = %v", err)
+	}
+	if n := countOf(t, d, "SELECT COUNT(*) FROM runs") + countOf(t, d, "SELECT COUNT(*) FROM trajectory_points"); n != 0 {
+		t.Fatalf("rolled-back transaction left %d rows", n)
+	}
+	// The points of two runs, interleaved and more than two full batches,
+	// in one transaction, as the run engine writes them.
+	var ids [2]int64
+	want := map[int64][]sudokulab.TrajectoryPoint{}
+	err = d.WithTx(ctx, func(tx *sqlx.Tx) error {
+		clear(want)
+		for i := range ids {
+			r := &sudokulab.Run{PuzzleID: puzzle.ID, ConfigID: config, Seed: int64(i), Status: sudokulab.StatusUnsolved}
+			id, inserted, err := db.InsertRunIfNew(ctx, tx, r, nil)
+			if err != nil || !inserted {
+				return fmt.Errorf("run %d: inserted %v, %v", i, inserted, err)
+			}
+			ids[i] = id
+		}
+		var all []sudokulab.TrajectoryPoint
+		for i, p := range makePoints(db.PointBatch*3 + 5) {
+			p.RunID, p.Seq = ids[i%2], i/2
+			all = append(all, p)
+			want[p.RunID] = append(want[p.RunID], p)
+		}
+		return db.InsertPoints(ctx, tx, all)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		got, err := db.RunTrajectory(ctx, d, id)
+		if err != nil || len(got) != len(want[id]) {
+			t.Fatalf("run %d: %d points, %v; want %d", id, len(got), err, len(want[id]))
+		}
+		for i, p := range got {
+			if w := want[id][i]; p.Seq != i || p.Generation != w.Generation || p.BestCost != w.BestCost || ptr(p.CurrentCost) != ptr(w.CurrentCost) {
+				t.Fatalf("run %d point %d: %+v, want %+v", id, i, p, w)
+			}
+		}
+	}
+}
+
+func suiteFreezeCollection(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	ids := seedCatalog(t, d)
+	n, err := db.FreezeCollection(ctx, d, "frozen", "even below 30", "collection = 'even' AND givens < 30")
+	if err != nil || n != 5 {
+		t.Fatalf("FreezeCollection = %d, %v; want 5", n, err)
+	}
+	c, err := db.GetCollection(ctx, d, "frozen")
+	if err != nil || c.Puzzles != 5 || c.Description != "even below 30" {
+		t.Fatalf("GetCollection = %+v, %v", c, err)
+	}
+	tab, err := db.CollectionTable(ctx, d, "frozen", 0)
+	if err != nil || len(tab.Rows) != 5 {
+		t.Fatalf("CollectionTable = %v, %v", tab, err)
+	}
+	for i, g := range []int{20, 22, 24, 26, 28} {
+		if pos, id := asInt(t, tab.Rows[i][0]), asInt(t, tab.Rows[i][1]); pos != int64(i+1) || id != ids[g] {
+			t.Errorf("row %d: position %d puzzle %d, want %d and %d", i, pos, id, i+1, ids[g])
+		}
+	}
+	_, err = db.FreezeCollection(ctx, d, "frozen", "", "")
+	wantCode(t, err, sudokulab.ECONFLICT)
+	if n, err := db.FreezeCollection(ctx, d, "everything", "", ""); err != nil || n != 15 {
+		t.Fatalf("FreezeCollection of every puzzle = %d, %v", n, err)
+	}
+	// As the command does: in a transaction, which a bad predicate rolls
+	// back on every engine.
+	err = d.WithTx(ctx, func(tx *sqlx.Tx) error {
+		_, err := db.FreezeCollection(ctx, tx, "bad", "", "no_such_column = 1")
+		return err
+	})
+	wantCode(t, err, sudokulab.EINVALID)
+	if _, err := db.GetCollection(ctx, d, "bad"); sudokulab.ErrorCode(err) != sudokulab.ENOTFOUND {
+		t.Fatalf("a failed freeze left its collection: %v", err)
+	}
+	_, err = db.FreezeCollection(ctx, d, "worse", "", "1=1; DELETE FROM puzzles")
+	wantCode(t, err, sudokulab.EINVALID)
+}
+
+func suiteRunTable(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	puzzle, config, exp := runFixture(t, d)
+	ids := addRuns(t, d, puzzle.ID, config, exp, sudokulab.StatusSolved, sudokulab.StatusUnsolved, sudokulab.StatusSolved, sudokulab.StatusError)
+	tab, err := db.RunTable(ctx, d, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(tab.Columns) != "[id experiment config puzzle_id seed status generations evaluations restarts best_cost wall_seconds finished_at]" || len(tab.Rows) != 4 {
+		t.Fatalf("RunTable = %v", tab)
+	}
+	for i, row := range tab.Rows {
+		if id := asInt(t, row[0]); id != ids[len(ids)-1-i] {
+			t.Errorf("row %d has run %d, want newest first", i, id)
+		}
+	}
+	for _, tt := range []struct {
+		where string
+		limit int
+		want  []int64 // seeds
+	}{
+		{"status = 'solved'", 0, []int64{3, 1}},
+		{"solved = 1 AND evaluations > 150", 0, []int64{3}},
+		{"experiment = 'exp' AND config = 'ga'", 2, []int64{4, 3}},
+		{"best_cost IS NULL OR wall_seconds < 0.6", 0, []int64{1}},
+	} {
+		tab, err := db.RunTable(ctx, d, tt.where, tt.limit)
+		if err != nil {
+			t.Fatalf("RunTable(%q): %v", tt.where, err)
+		}
+		var seeds []int64
+		for _, row := range tab.Rows {
+			seeds = append(seeds, asInt(t, row[4]))
+		}
+		if fmt.Sprint(seeds) != fmt.Sprint(tt.want) {
+			t.Errorf("RunTable(%q, %d) seeds %v, want %v", tt.where, tt.limit, seeds, tt.want)
+		}
+	}
+	for _, where := range []string{"no_such_column = 1", "status = 'solved'; DELETE FROM runs"} {
+		_, err := db.RunTable(ctx, d, where, 0)
+		wantCode(t, err, sudokulab.EINVALID)
+	}
+	if n := countOf(t, d, "SELECT COUNT(*) FROM runs"); n != 4 {
+		t.Fatalf("%d runs left", n)
+	}
+}
+
+func suiteExperimentReports(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	puzzle, config, exp := runFixture(t, d)
+	other := fromSolution(t, 40)
+	if _, _, err := db.AddPuzzle(ctx, d, other); err != nil {
+		t.Fatal(err)
+	}
+	// A run recorded before the plan: linked at enqueue.
+	addRuns(t, d, puzzle.ID, config, exp, sudokulab.StatusSolved)
+	res, err := db.Enqueue(ctx, d, db.PlanSpec{ExperimentID: exp, PuzzleIDs: []int64{puzzle.ID, other.ID}, ConfigIDs: []int64{config},
+		Seeds: []int64{1, 2, 3}, Budget: db.Budget{MaxGenerations: 100}}, nil)
+	if err != nil || res.Planned != 6 || res.Added != 6 || res.Linked != 1 || res.Puzzles != 2 {
+		t.Fatalf("Enqueue = %+v, %v", res, err)
+	}
+	items, err := db.ClaimWork(ctx, d, db.Claim{Worker: "w1", ExperimentID: exp, N: 2, Lease: time.Minute})
+	if err != nil || len(items) != 2 {
+		t.Fatalf("ClaimWork = %+v, %v", items, err)
+	}
+	err = d.WithTx(ctx, func(tx *sqlx.Tx) error {
+		w := items[0]
+		_, err := db.CompleteWork(ctx, tx, []db.FinishedWork{{WorkID: w.ID, Run: &sudokulab.Run{ExperimentID: exp, PuzzleID: w.PuzzleID,
+			ConfigID: w.ConfigID, Seed: w.Seed, MaxGenerations: w.MaxGenerations, Status: sudokulab.StatusUnsolved, Evaluations: 50, Host: "h9"}}})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	detail, err := db.ExperimentDetail(ctx, d, "exp")
+	if err != nil || len(detail.Rows) != 1 {
+		t.Fatalf("ExperimentDetail = %v, %v", detail, err)
+	}
+	row := rowMap(detail.Columns, detail.Rows[0])
+	wantInts := map[string]int64{"pending": 3, "running": 1, "lapsed": 0, "abandoned": 0, "done": 2, "puzzles": 1, "runs": 2, "solved": 1, "errors": 0}
+	for col, want := range wantInts {
+		if got := asInt(t, row[col]); got != want {
+			t.Errorf("ExperimentDetail %s = %d, want %d (row %v)", col, got, want, row)
+		}
+	}
+	if row["config"] != "ga" || row["solver"] != "ga" || asFloat(t, row["success_pct"]) != 50 || asFloat(t, row["mean_evaluations_solved"]) != 100 {
+		t.Errorf("ExperimentDetail row %v", row)
+	}
+	if tab, err := db.ExperimentDetail(ctx, d, "nope"); err != nil || len(tab.Rows) != 0 {
+		t.Fatalf("ExperimentDetail of an unknown experiment = %v, %v", tab, err)
+	}
+	list, err := db.ExperimentTable(ctx, d)
+	if err != nil || len(list.Rows) != 1 {
+		t.Fatalf("ExperimentTable = %v, %v", list, err)
+	}
+	row = rowMap(list.Columns, list.Rows[0])
+	for col, want := range map[string]int64{"configs": 1, "puzzles": 1, "planned": 6, "runs": 2, "solved": 1} {
+		if got := asInt(t, row[col]); got != want {
+			t.Errorf("ExperimentTable %s = %d, want %d (row %v)", col, got, want, row)
+		}
+	}
+	hosts, err := db.ExperimentHosts(ctx, d, "exp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, r := range hosts.Rows {
+		m := rowMap(hosts.Columns, r)
+		lines = append(lines, fmt.Sprintf("%v/%v/%d/%d", m["host"], m["worker"], asInt(t, m["runs_recorded"]), asInt(t, m["running"])))
+	}
+	if fmt.Sprint(lines) != "[/w1/0/1 h0//1/0 h9//1/0]" {
+		t.Errorf("ExperimentHosts = %v", lines)
+	}
+	left, err := db.RemainingWork(ctx, d, exp, 0)
+	if err != nil || left != (db.WorkLeft{Pending: 3, Running: 1}) {
+		t.Fatalf("RemainingWork = %+v, %v", left, err)
+	}
+	if n, err := db.CountPlanPuzzles(ctx, d, db.PlanSpec{Where: "givens >= 40"}); err != nil || n != 1 {
+		t.Fatalf("CountPlanPuzzles = %d, %v", n, err)
+	}
+}
+
+func suiteQueryReadOnly(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	insert := "INSERT INTO collections (name) VALUES ('by-hand')"
+	for _, tt := range []struct {
+		name, query string
+		readOnly    bool // refused as a change (ErrReadOnly)
+	}{
+		{"insert", insert, true},
+		{"update", "UPDATE collections SET name = 'x'", true},
+		{"create", "CREATE TABLE t (x INTEGER)", true},
+		{"script", "SELECT 1; " + insert, false},
+		{"switching back", "SET TRANSACTION READ WRITE; " + insert, false},
+		{"bad sql", "SELEC 1", false},
+		{"no such table", "SELECT * FROM nope", false},
+	} {
+		_, _, err := d.Query(ctx, tt.query, false)
+		if sudokulab.ErrorCode(err) != sudokulab.EINVALID || !strings.HasPrefix(err.Error(), "sql: ") {
+			t.Errorf("%s: error %v, want EINVALID \"sql: ...\"", tt.name, err)
+			continue
+		}
+		if tt.readOnly && !errors.Is(err, db.ErrReadOnly) {
+			t.Errorf("%s: error %v, want ErrReadOnly in its chain", tt.name, err)
+		}
+	}
+	if _, err := d.ReadQuery(ctx, insert); sudokulab.ErrorCode(err) != sudokulab.EINVALID {
+		t.Errorf("ReadQuery of an insert: %v", err)
+	}
+	if n := countOf(t, d, "SELECT COUNT(*) FROM collections"); n != 0 {
+		t.Fatalf("read-only SQL wrote %d collections", n)
+	}
+	if _, _, err := d.Query(ctx, insert, true); err != nil {
+		t.Fatal(err)
+	}
+	cols, rows, err := d.Query(ctx, "SELECT name, 'hi' AS b, 1.5 AS f, NULL AS n, 7 AS i FROM collections", false)
+	if err != nil || strings.Join(cols, ",") != "name,b,f,n,i" || len(rows) != 1 {
+		t.Fatalf("Query = %v %v, %v", cols, rows, err)
+	}
+	if r := rows[0]; r[0] != "by-hand" || r[1] != "hi" || asFloat(t, r[2]) != 1.5 || r[3] != nil || asInt(t, r[4]) != 7 {
+		t.Errorf("row %#v", r)
+	}
+	tab, err := d.ReadQuery(ctx, "SELECT COUNT(*) AS n FROM collections WHERE name = ? AND ? > 1", "by-hand", 2)
+	if err != nil || len(tab.Rows) != 1 || asInt(t, tab.Rows[0][0]) != 1 {
+		t.Fatalf("ReadQuery = %v, %v", tab, err)
+	}
+	// The read-only switch does not leak into the pool: every connection
+	// writes again.
+	for i := range 3 * 4 {
+		if _, _, err := d.Query(ctx, "SELECT 1", false); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := d.Query(ctx, insert, false); err == nil {
+			t.Fatal("a read-only query wrote")
+		}
+		if _, err := db.EnsureCollection(ctx, d, "c"+string(rune('a'+i)), ""); err != nil {
+			t.Fatalf("write after read-only query: %v", err)
+		}
+	}
+}
+
+func suiteReopen(t *testing.T, d *db.DB, b backend) {
+	ctx := context.Background()
+	if v, err := d.Version(ctx); err != nil || v != d.LatestVersion() {
+		t.Fatalf("Version = %d, %v; want %d", v, err, d.LatestVersion())
+	}
+	st, err := d.MigrateStatus(ctx)
+	if err != nil || len(st) == 0 || st[0].Source != "00001_initial.sql" || !st[len(st)-1].Applied {
+		t.Fatalf("MigrateStatus = %+v, %v", st, err)
+	}
+	if _, err := db.EnsureCollection(ctx, d, "kept", ""); err != nil {
+		t.Fatal(err)
+	}
+	// Opening again migrates nothing.
+	again, err := db.Open(ctx, d.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if res, err := again.MigrateUp(ctx); err != nil || len(res) != 0 {
+		t.Fatalf("MigrateUp on an up-to-date database = %v, %v", res, err)
+	}
+	ro, err := db.OpenOptions(ctx, d.Path(), db.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if err := ro.CheckVersion(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if cols, err := db.ListCollections(ctx, ro); err != nil || len(cols) != 1 {
+		t.Fatalf("ListCollections read-only = %v, %v", cols, err)
+	}
+	if _, err := db.EnsureCollection(ctx, ro, "x", ""); err == nil {
+		t.Fatal("a read-only database accepted a write")
+	}
+	_, err = db.OpenOptions(ctx, b.missing(t), db.Options{MustExist: true})
+	wantCode(t, err, sudokulab.ENOTFOUND)
+	_, err = db.OpenOptions(ctx, b.missing(t), db.Options{ReadOnly: true})
+	wantCode(t, err, sudokulab.ENOTFOUND)
+}
+
+// rowMap maps a table row by column name.
+func rowMap(cols []string, row []any) map[string]any {
+	m := map[string]any{}
+	for i, c := range cols {
+		m[c] = row[i]
+	}
+	return m
+}
+
+// asInt reads an integer column: an int64 from either engine, or the text
+// of PostgreSQL's numeric (the type of SUM over BIGINT).
+func asInt(t testing.TB, v any) int64 {
+	t.Helper()
+	switch v := v.(type) {
+	case int64:
+		return v
+	case int32:
+		return int64(v)
+	case float64:
+		if v == math.Trunc(v) {
+			return int64(v)
+		}
+	case string:
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return n
+		}
+	}
+	t.Fatalf("%#v (%T) is not an integer", v, v)
+	return 0
+}
+
+// asFloat reads a number column: SQLite's REAL, or PostgreSQL's numeric
+// as text.
+func asFloat(t testing.TB, v any) float64 {
+	t.Helper()
+	switch v := v.(type) {
+	case int64:
+		return float64(v)
+	case float64:
+		return v
+	case string:
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return f
+		}
+	}
+	t.Fatalf("%#v (%T) is not a number", v, v)
+	return 0
+}
