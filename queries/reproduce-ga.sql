@@ -90,7 +90,7 @@ ours AS (
          ROUND(AVG(CASE WHEN r.solved = 1 THEN r.generations END)) AS mean_generations_solved,
          ROUND(SUM(r.generations) / SUM(r.wall_seconds)) AS generations_per_second,
          ROUND(AVG(r.best_cost), 2) AS mean_best_cost
-  FROM run_results r
+  FROM experiment_run_results r
   JOIN puzzle_catalog pc
     ON pc.id = r.puzzle_id AND pc.collection IN ('sato-inoue-2010', 'franco-tabu-ga')
   WHERE r.experiment IN ('ga-table1', 'ga-table3-4', 'ga-franco', 'ga-ac3')

@@ -59,7 +59,7 @@ ours AS (
          AVG(r.restarts) AS restarts,
          AVG(r.wall_seconds) AS seconds,
          AVG(r.solved) AS rate
-  FROM run_results r
+  FROM experiment_run_results r
   JOIN puzzle_catalog pc ON pc.id = r.puzzle_id AND pc.collection = 'reseda-2012'
   WHERE r.experiment LIKE 'reseda-%'
   GROUP BY r.experiment, r.config, pc.label

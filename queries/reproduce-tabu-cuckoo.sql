@@ -17,7 +17,7 @@
 WITH runs AS (
   SELECT r.experiment, r.config, p.label AS puzzle, r.max_generations AS budget,
          r.solved, r.generations, r.evaluations, r.best_cost, r.wall_seconds
-  FROM run_results r
+  FROM experiment_run_results r
   JOIN puzzle_catalog p ON p.id = r.puzzle_id AND p.collection = 'paper-puzzles'
   WHERE r.solver IN ('franco-tabu', 'soto-cuckoo')
     AND ((CAST(:experiment AS TEXT) IS NULL AND r.experiment IN ('tabu-caso1', 'cuckoo-table1', 'cuckoo-table2', 'prefilter-hard'))

@@ -12,7 +12,7 @@ WITH runs AS (
          r.solved, r.evaluations, r.generations, r.wall_seconds
   FROM run_results r
   JOIN puzzle_catalog pc ON pc.id = r.puzzle_id
-  WHERE (CAST(:experiment AS TEXT) IS NULL OR r.experiment = :experiment)
+  WHERE (CAST(:experiment AS TEXT) IS NULL OR r.id IN (SELECT er.run_id FROM experiment_runs er JOIN experiments e ON e.id = er.experiment_id WHERE e.name = :experiment))
     AND (CAST(:collection AS TEXT) IS NULL OR pc.collection = :collection)
     AND (CAST(:config AS TEXT) IS NULL OR r.config = :config)
 ),
