@@ -317,14 +317,14 @@ func BenchmarkClaimRecord(b *testing.B) {
 	}
 }
 
-// BenchmarkWorkersSpeedup runs 40 runs of about 10 ms (the local search
+// BenchmarkWorkersSpeedup runs 100 runs of about 10 ms (the local search
 // on AI Escargot for 250,000 iterations, never solved) per op on one
 // worker and on two, on SQLite: on 2 cores the goal is a speed-up of at
 // least 1.9.
 func BenchmarkWorkersSpeedup(b *testing.B) {
 	for _, jobs := range []int{1, 2} {
 		b.Run("workers="+strconv.Itoa(jobs), func(b *testing.B) {
-			executeBench(b, "ai-escargot", map[string]string{"restart": "0"}, sudokulab.Budget{MaxGenerations: 250_000}, 40,
+			executeBench(b, "ai-escargot", map[string]string{"restart": "0"}, sudokulab.Budget{MaxGenerations: 250_000}, 100,
 				runner.Options{Jobs: jobs, Trace: runner.DefaultTrace})
 		})
 	}

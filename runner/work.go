@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -133,6 +134,10 @@ func Work(ctx context.Context, q Queue, cat Catalog, opts WorkOptions) (Summary,
 
 	runCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
+	// counts follows the claimed items between the goroutines, so that the
+	// writer commits at once when no other run is coming and the claimer
+	// waits for the writer, not a timer, when only its own runs are left.
+	counts := &counts{flushed: make(chan struct{}, 1)}
 	jobCh := make(chan job, opts.Jobs)
 	resCh := make(chan finished, opts.BatchRuns+2*opts.Jobs)
 	var wg sync.WaitGroup
@@ -140,16 +145,20 @@ func Work(ctx context.Context, q Queue, cat Catalog, opts WorkOptions) (Summary,
 		wg.Go(func() {
 			w := newWorker(opts.Options)
 			for j := range jobCh {
-				if f, ok := w.run(runCtx, j); ok {
-					resCh <- f
+				f, ok := w.run(runCtx, j)
+				if !ok {
+					counts.unreceived.Add(-1)
+					counts.held.Add(-1)
+					continue
 				}
+				resCh <- f
 			}
 		})
 	}
 	var claimer sync.WaitGroup
 	claimer.Go(func() {
 		defer close(jobCh)
-		if err := claimLoop(runCtx, q, cat, opts, jobCh); err != nil && runCtx.Err() == nil {
+		if err := claimLoop(runCtx, q, cat, opts, jobCh, counts); err != nil && runCtx.Err() == nil {
 			stop(err)
 		}
 	})
@@ -190,6 +199,11 @@ func Work(ctx context.Context, q Queue, cat Catalog, opts WorkOptions) (Summary,
 			done[i] = db.FinishedWork{WorkID: f.item.ID, Run: f.run, Points: f.points}
 		}
 		inserted, err := q.Complete(wctx, done)
+		counts.held.Add(-int64(len(batch)))
+		select {
+		case counts.flushed <- struct{}{}:
+		default:
+		}
 		if err != nil {
 			werr = err
 			stop(err) // nothing more can be recorded: stop the workers
@@ -239,7 +253,9 @@ loop:
 				timer.Reset(opts.BatchDelay)
 			}
 			batch = append(batch, f)
-			if len(batch) >= opts.BatchRuns {
+			// Commit when the batch is full, or when no other claimed run
+			// is under way: waiting would only delay the end of the plan.
+			if counts.unreceived.Add(-1) == 0 || len(batch) >= opts.BatchRuns {
 				flush()
 			}
 		case <-timer.C:
@@ -269,7 +285,7 @@ loop:
 // (unless opts.Follow) or ctx ends. Claims grow while runs are quick, so
 // that claiming costs little per run, and stay small while runs are slow,
 // so that a dying worker loses little and the end of a plan is shared.
-func claimLoop(ctx context.Context, q Queue, cat Catalog, opts WorkOptions, jobs chan<- job) error {
+func claimLoop(ctx context.Context, q Queue, cat Catalog, opts WorkOptions, jobs chan<- job, counts *counts) error {
 	n := opts.Jobs
 	idle := 10 * time.Millisecond
 	traces := map[string]Trace{}
@@ -279,6 +295,8 @@ func claimLoop(ctx context.Context, q Queue, cat Catalog, opts WorkOptions, jobs
 		if err != nil {
 			return err
 		}
+		counts.held.Add(int64(len(items)))
+		counts.unreceived.Add(int64(len(items)))
 		if len(items) == 0 {
 			left, err := q.Left(ctx)
 			if err != nil {
@@ -287,9 +305,25 @@ func claimLoop(ctx context.Context, q Queue, cat Catalog, opts WorkOptions, jobs
 			if !opts.Follow && planDone(opts.PlanDone) && left.Done() {
 				return nil
 			}
+			wait := time.After(idle)
+			if left.Pending == 0 && left.Lapsed == 0 && left.Running > 0 && left.Running <= counts.held.Load() {
+				// Only this worker's own runs are left: look again when
+				// the writer has committed some.
+				wait = time.After(opts.Poll)
+				select {
+				case <-counts.flushed:
+				default:
+				}
+				select {
+				case <-ctx.Done():
+				case <-counts.flushed:
+				case <-wait:
+				}
+				continue
+			}
 			select {
 			case <-ctx.Done():
-			case <-time.After(idle):
+			case <-wait:
 			}
 			idle = min(2*idle, opts.Poll)
 			continue
@@ -326,6 +360,15 @@ func claimLoop(ctx context.Context, q Queue, cat Catalog, opts WorkOptions, jobs
 		}
 	}
 	return nil
+}
+
+// counts are the engine's counts of claimed items.
+type counts struct {
+	// held counts the items claimed and not yet committed; unreceived
+	// those claimed and not yet handed to the writer.
+	held, unreceived atomic.Int64
+	// flushed is signalled after every commit.
+	flushed chan struct{}
 }
 
 // planDone reports whether the plan is wholly in the queue.
