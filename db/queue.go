@@ -103,6 +103,7 @@ func Enqueue(ctx context.Context, d *DB, spec PlanSpec, progress func(EnqueueRes
 	chunk := int(max(1, min(500, enqueueRows/max(1, configs))))
 	seedStep := max(1, enqueueRows/(int64(chunk)*configs))
 	var after int64 // the last puzzle id enqueued
+	pace := NewPacer(d)
 	for {
 		want := chunk
 		if spec.Limit > 0 {
@@ -121,10 +122,14 @@ func Enqueue(ctx context.Context, d *DB, spec PlanSpec, progress func(EnqueueRes
 		for first := int64(0); first < seeds; first += seedStep {
 			last := min(seeds, first+seedStep) - 1
 			var added, linked int64
+			if err := pace.Before(ctx); err != nil {
+				return res, err
+			}
 			err := d.WithTx(ctx, func(tx *sqlx.Tx) (err error) {
 				added, linked, err = enqueueChunk(ctx, tx, spec, ids, int64(res.Puzzles), first, last, seeds)
 				return err
 			})
+			pace.After()
 			if err != nil {
 				return res, err
 			}

@@ -220,7 +220,7 @@ func ImportFile(ctx context.Context, d *db.DB, path string, o Options) (*Result,
 	res.Import = sudokulab.Import{FileName: path, FileSHA256: sum, Format: format.Name}
 	imp := &importer{d: d, o: o, format: format, res: res, key: optionsKey(o, format), worker: workerName(),
 		description: fmt.Sprintf("imported from %s (%s)", filepath.Base(path), format.Name),
-		pace:        pacer{on: d.Engine() == "SQLite"}}
+		pace:        db.NewPacer(d)}
 	if err := imp.begin(ctx); err != nil {
 		return nil, err
 	}
@@ -315,7 +315,7 @@ type importer struct {
 	records int
 	first   string
 	checked atomic.Int64
-	pace    pacer
+	pace    *db.Pacer
 }
 
 // holder keeps the lease on the import being loaded.
@@ -872,10 +872,10 @@ func (imp *importer) store(ctx context.Context, bs []*batch) error {
 		next  sudokulab.Import
 		first string
 	)
-	if err := imp.pace.before(ctx); err != nil {
+	if err := imp.pace.Before(ctx); err != nil {
 		return err
 	}
-	defer imp.pace.after()
+	defer imp.pace.After()
 	err := imp.hold.tx(ctx, func(tx *sqlx.Tx, l db.ImportLease) (db.ImportLease, error) {
 		// From the committed state: the transaction may run again.
 		next, first = res.Import, imp.first
