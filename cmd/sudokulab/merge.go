@@ -53,8 +53,8 @@ last job merges the copies. Give every task the same --experiment, so that
 the merged runs form one experiment. With SLURM:
 
   # plan.sh, submitted with: sbatch --array=1-16 plan.sh
-  cp lab.db shard-$SLURM_ARRAY_TASK_ID.db
-  sudokulab --db shard-$SLURM_ARRAY_TASK_ID.db run --collection hard --config reseda \
+  sudokulab --db shard-$SLURM_ARRAY_TASK_ID.db init --from lab.db
+  sudokulab --db shard-$SLURM_ARRAY_TASK_ID.db run --collection hard --config reseda-sec5.2-brute-force \
       --runs 100 --experiment hard-reseda --shard $SLURM_ARRAY_TASK_ID/16
 
   # merge.sh, submitted with: sbatch --dependency=afterok:<array job id> merge.sh

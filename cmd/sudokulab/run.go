@@ -69,7 +69,7 @@ Puzzles are selected from the view puzzle_catalog (docs/schema.md) by
 		Example: `  sudokulab run --collection reseda-2012 --solver exact --runs 3
   sudokulab run --where "collection = 'sato-inoue-2010' AND givens < 30" --config exact --runs 10 --experiment try
   sudokulab run --puzzle 4 --solver exact --timeout 10s --trace improve,every=100
-  sudokulab --db shard-$SLURM_ARRAY_TASK_ID.db run --collection hard --config reseda --runs 100 --shard $SLURM_ARRAY_TASK_ID/16`,
+  sudokulab --db shard-$SLURM_ARRAY_TASK_ID.db run --collection hard --config reseda-sec5.2-brute-force --runs 100 --shard $SLURM_ARRAY_TASK_ID/16`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRun(cmd.Context(), cmd, o)
