@@ -4,9 +4,12 @@ import (
 	"context"
 	"net/url"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/internal/paperdata"
 	"sudokulab/internal/pgtest"
 )
 
@@ -94,4 +97,25 @@ func countOf(t testing.TB, d *db.DB, query string, args ...any) int {
 		t.Fatalf("%s: %v", query, err)
 	}
 	return n
+}
+
+// TestPredicateRunsReadOnly gives ListPuzzles, on a database opened for
+// writing, a predicate that would change the database (advance a
+// sequence, which a SELECT may do on PostgreSQL): it is refused, because
+// predicates people write run on a read-only connection.
+func TestPredicateRunsReadOnly(t *testing.T) {
+	ctx := context.Background()
+	d := openPostgres(t)
+	pp := paperdata.MustGet("ai-escargot")
+	if _, _, err := db.AddPuzzle(ctx, d, &sudokulab.Puzzle{Givens: pp.Puzzle}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := db.ListPuzzles(ctx, d, "nextval('puzzles_id_seq') > 0", 0)
+	if err == nil || !strings.Contains(err.Error(), "read-only") {
+		t.Fatalf("ListPuzzles with a writing predicate: %v; want a read-only refusal", err)
+	}
+	var last int64
+	if err := d.GetContext(ctx, &last, `SELECT last_value FROM puzzles_id_seq`); err != nil || last != 1 {
+		t.Errorf("the sequence is at %d (%v); want it untouched at 1", last, err)
+	}
 }

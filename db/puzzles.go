@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -157,6 +158,21 @@ func ListPuzzles(ctx context.Context, x sqlx.ExtContext, where string, limit int
 		}
 		return sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: %s", where, dbMessage(err))
 	}
+	// Given the pool, the user's predicate runs on a read-only connection,
+	// whatever the command opened the database for.
+	if d, ok := x.(*DB); ok && !d.readOnly && strings.TrimSpace(where) != "" {
+		conn, err := d.Connx(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("db: %w", err)
+		}
+		defer conn.Close()
+		restore, err := d.dialect.readOnly(ctx, conn.Conn)
+		if err != nil {
+			return nil, err
+		}
+		defer restore()
+		x = readOnlyConn{conn, d.DB}
+	}
 	// No placeholders, so no Rebind: a '?' in the predicate is the user's.
 	rows, err := x.QueryxContext(ctx, q)
 	if err != nil {
@@ -175,6 +191,19 @@ func ListPuzzles(ctx context.Context, x sqlx.ExtContext, where string, limit int
 		return nil, predicateErr(err)
 	}
 	return out, nil
+}
+
+// readOnlyConn is one connection of a pool, made read-only, as a
+// sqlx.ExtContext.
+type readOnlyConn struct {
+	*sqlx.Conn
+	pool *sqlx.DB
+}
+
+func (c readOnlyConn) DriverName() string     { return c.pool.DriverName() }
+func (c readOnlyConn) Rebind(q string) string { return c.pool.Rebind(q) }
+func (c readOnlyConn) BindNamed(q string, arg any) (string, []any, error) {
+	return c.pool.BindNamed(q, arg)
 }
 
 // checkPredicate refuses a predicate that would end the statement: a ';'
