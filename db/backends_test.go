@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -118,4 +119,24 @@ func TestPredicateRunsReadOnly(t *testing.T) {
 	if err := d.GetContext(ctx, &last, `SELECT last_value FROM puzzles_id_seq`); err != nil || last != 1 {
 		t.Errorf("the sequence is at %d (%v); want it untouched at 1", last, err)
 	}
+}
+
+// TestReadQueryNumbersForText binds a number where PostgreSQL expects
+// text, and text that reads as a number where it expects one, as canned
+// query parameters given on the command line do (--param collection=2012).
+func TestReadQueryNumbersForText(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		d := b.open(t)
+		if _, err := db.EnsureCollection(ctx, d, "2012", ""); err != nil {
+			t.Fatal(err)
+		}
+		tab, err := d.ReadQuery(ctx, `SELECT COUNT(*) FROM collections WHERE name = ? AND id < ? + 1`, int64(2012), int64(5))
+		if err != nil {
+			t.Fatalf("ReadQuery: %v", err)
+		}
+		if n := fmt.Sprint(tab.Rows[0][0]); n != "1" {
+			t.Errorf("count %s, want 1", n)
+		}
+	})
 }

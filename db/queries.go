@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"fmt"
+	"strconv"
 )
 
 // ReadQuery runs one query with positional arguments (? placeholders) on
@@ -22,6 +23,9 @@ func (d *DB) ReadQuery(ctx context.Context, query string, args ...any) (Table, e
 		return Table{}, err
 	}
 	defer restore()
+	if d.dialect == &postgresDialect {
+		args = textArgs(args)
+	}
 	rows, err := conn.QueryxContext(ctx, d.Rebind(query), args...)
 	if err != nil {
 		return Table{}, userSQLError(err)
@@ -32,4 +36,26 @@ func (d *DB) ReadQuery(ctx context.Context, query string, args ...any) (Table, e
 		return Table{}, userSQLError(err)
 	}
 	return t, nil
+}
+
+// textArgs passes numbers as their text on PostgreSQL, which infers each
+// parameter's type from the SQL and parses the text accordingly: a
+// parameter compared with a text column may be given as 2012, one compared
+// with a number as "2012". (pgx will not send a Go int64 for a text
+// parameter.)
+func textArgs(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		switch v := a.(type) {
+		case int64:
+			out[i] = strconv.FormatInt(v, 10)
+		case int:
+			out[i] = strconv.Itoa(v)
+		case float64:
+			out[i] = strconv.FormatFloat(v, 'g', -1, 64)
+		default:
+			out[i] = a
+		}
+	}
+	return out
 }
