@@ -35,12 +35,27 @@ type Puzzle struct {
 	// SolutionCount is how many solutions the puzzle has: 0, 1, or 2 meaning
 	// "two or more". Nil means not counted yet (NULL).
 	SolutionCount *int `db:"solution_count"`
+	// CountStatus says how the count went: CountCounted when SolutionCount
+	// is exact, CountUndetermined when the count's budget ran out
+	// (SolutionCount is then nil, and Solution kept if one was found), or
+	// empty (NULL) for a puzzle never counted or counted before counts
+	// had a status.
+	CountStatus string `db:"count_status"`
+	// CountSeconds is the wall-clock seconds the latest count took; 0
+	// (NULL) when unknown.
+	CountSeconds float64 `db:"count_seconds"`
 	// SymmetryForm is reserved for the symmetry-canonical form of a 9x9
 	// puzzle; empty (NULL) until computed.
 	SymmetryForm string `db:"symmetry_form"`
 	// CreatedAt is when the puzzle was first stored.
 	CreatedAt time.Time `db:"created_at"`
 }
+
+// The count statuses, the column puzzles.count_status.
+const (
+	CountCounted      = "counted"      // solution_count is exact
+	CountUndetermined = "undetermined" // the count's budget ran out
+)
 
 // HasSolution reports whether the puzzle's solution is known.
 func (p *Puzzle) HasSolution() bool { return len(p.Solution.Cells) > 0 }

@@ -160,20 +160,27 @@ func (w *ImportWriter) puzzles(ctx context.Context, rows []ImportRow) error {
 		args []any
 	)
 	first := make(map[puzzleKey]int, len(rows)) // row that stores a key
+	statuses := make(map[puzzleKey]string, len(rows))
 	for i, r := range rows {
 		p := r.Puzzle
 		k := puzzleKey{p.Givens.Shape.BoxRows, p.Givens.Shape.BoxCols, p.Givens.String()}
 		if _, ok := first[k]; ok {
 			continue
 		}
-		first[k] = i
+		status, err := countStatus(p)
+		if err != nil {
+			return err
+		}
+		first[k], statuses[k] = i, status
 		keys = append(keys, k)
 		args = append(args, k.grid, p.Givens.N(), k.rows, k.cols, p.Givens.Givens(), nullGrid(p.Solution),
-			p.SolutionCount, nullStr(p.SymmetryForm), w.now, nullID(r.Membership.ImportID))
+			p.SolutionCount, nullStr(p.SymmetryForm), w.now, nullID(r.Membership.ImportID),
+			nullStr(status), nullSeconds(status, p.CountSeconds))
 	}
 	res, err := w.query(ctx, x.Rebind(`
-		INSERT INTO puzzles (grid, size, box_rows, box_cols, givens, solution, solution_count, symmetry_form, created_at, import_id)
-		VALUES `+values(len(keys), 10)+`
+		INSERT INTO puzzles (grid, size, box_rows, box_cols, givens, solution, solution_count, symmetry_form, created_at, import_id,
+			count_status, count_seconds)
+		VALUES `+values(len(keys), 12)+`
 		ON CONFLICT (box_rows, box_cols, grid) DO NOTHING
 		RETURNING id, box_rows, box_cols, grid`), len(keys), args...)
 	if err != nil {
@@ -234,10 +241,15 @@ func (w *ImportWriter) puzzles(ctx context.Context, rows []ImportRow) error {
 	}
 	for _, k := range lacking {
 		p := rows[first[k]].Puzzle
-		if _, err := x.ExecContext(ctx, x.Rebind(`
-			UPDATE puzzles SET solution = COALESCE(solution, ?), solution_count = COALESCE(solution_count, ?),
-				symmetry_form = COALESCE(symmetry_form, ?) WHERE id = ?`),
-			nullGrid(p.Solution), p.SolutionCount, nullStr(p.SymmetryForm), ids[k]); err != nil {
+		set, args := `solution = COALESCE(solution, ?), symmetry_form = COALESCE(symmetry_form, ?)`,
+			[]any{nullGrid(p.Solution), nullStr(p.SymmetryForm)}
+		if st := statuses[k]; st != "" {
+			// A count, or a later undetermined attempt's status and time,
+			// for a row without an exact count.
+			set += ", " + fillCount
+			args = append(args, p.SolutionCount, st, nullSeconds(st, p.CountSeconds))
+		}
+		if _, err := x.ExecContext(ctx, x.Rebind(`UPDATE puzzles SET `+set+` WHERE id = ?`), append(args, ids[k])...); err != nil {
 			return dbError(err, "import puzzle "+k.grid+": fill in")
 		}
 	}

@@ -608,9 +608,12 @@ type puzzleRow struct {
 	size, rows, cols, givens int64
 	solution, form           sql.NullString
 	count                    sql.NullInt64
+	status                   sql.NullString
+	seconds                  sql.NullFloat64
 	created                  string
 	importID                 sql.NullInt64
 	dstSolution, dstForm     sql.NullString
+	dstStatus                sql.NullString
 	dstCount                 sql.NullInt64
 	dstID                    int64
 	hasDst                   bool
@@ -633,11 +636,12 @@ func (m *merger) mergePuzzles() error {
 	read := func(after int64, n int) ([]puzzleRow, int64, error) {
 		var out []puzzleRow
 		err := selectAll(m.ctx, m.src, "read puzzles", m.src.Rebind(`
-			SELECT id, grid, size, box_rows, box_cols, givens, solution, solution_count, symmetry_form, created_at, import_id
+			SELECT id, grid, size, box_rows, box_cols, givens, solution, solution_count, symmetry_form, created_at, import_id,
+				count_status, count_seconds
 			FROM puzzles p WHERE id > ? AND `+published+` ORDER BY id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
 			var r puzzleRow
 			err := rs.Scan(&r.id, &r.grid, &r.size, &r.rows, &r.cols, &r.givens, &r.solution, &r.count, &r.form,
-				&r.created, &r.importID)
+				&r.created, &r.importID, &r.status, &r.seconds)
 			out = append(out, r)
 			return err
 		})
@@ -666,7 +670,7 @@ func (m *merger) mergePuzzles() error {
 		if len(missing) == 0 {
 			return nil
 		}
-		args := make([]any, 0, 10*len(missing))
+		args := make([]any, 0, 12*len(missing))
 		for _, r := range missing {
 			var imp any
 			if r.importID.Valid {
@@ -674,7 +678,8 @@ func (m *merger) mergePuzzles() error {
 					imp = id
 				}
 			}
-			args = append(args, r.grid, r.size, r.rows, r.cols, r.givens, r.solution, r.count, r.form, r.created, imp)
+			args = append(args, r.grid, r.size, r.rows, r.cols, r.givens, r.solution, r.count, r.form, r.created, imp,
+				r.status, r.seconds)
 		}
 		type key struct {
 			rows, cols int64
@@ -683,8 +688,8 @@ func (m *merger) mergePuzzles() error {
 		added := map[key]int64{}
 		err := selectAll(m.ctx, tx, "add puzzles", tx.Rebind(`
 			INSERT INTO puzzles (grid, size, box_rows, box_cols, givens, solution, solution_count, symmetry_form,
-				created_at, import_id)
-			VALUES `+values(len(missing), 10)+`
+				created_at, import_id, count_status, count_seconds)
+			VALUES `+values(len(missing), 12)+`
 			ON CONFLICT (box_rows, box_cols, grid) DO NOTHING
 			RETURNING id, box_rows, box_cols, grid`), args, func(rs *sqlx.Rows) error {
 			var (
@@ -737,15 +742,15 @@ func (m *merger) findPuzzles(tx *sqlx.Tx, rows []puzzleRow) error {
 	}
 	cte, args := keyTable("k", []string{"i", "r", "c", "g"}, []string{"BIGINT", "BIGINT", "BIGINT", "TEXT"}, keys)
 	return selectAll(m.ctx, tx, "find puzzles", tx.Rebind(`WITH `+cte+`
-		SELECT k.i, p.id, p.solution, p.solution_count, p.symmetry_form
+		SELECT k.i, p.id, p.solution, p.solution_count, p.symmetry_form, p.count_status
 		FROM k CROSS JOIN puzzles p WHERE p.box_rows = k.r AND p.box_cols = k.c AND p.grid = k.g`), args, func(rs *sqlx.Rows) error {
 		var i int64
 		var r puzzleRow
-		if err := rs.Scan(&i, &r.dstID, &r.dstSolution, &r.dstCount, &r.dstForm); err != nil {
+		if err := rs.Scan(&i, &r.dstID, &r.dstSolution, &r.dstCount, &r.dstForm, &r.dstStatus); err != nil {
 			return err
 		}
 		p := &rows[i]
-		p.dstID, p.dstSolution, p.dstCount, p.dstForm, p.hasDst = r.dstID, r.dstSolution, r.dstCount, r.dstForm, true
+		p.dstID, p.dstSolution, p.dstCount, p.dstForm, p.dstStatus, p.hasDst = r.dstID, r.dstSolution, r.dstCount, r.dstForm, r.dstStatus, true
 		return nil
 	})
 }
@@ -764,12 +769,17 @@ func (m *merger) comparePuzzle(tx *sqlx.Tx, d *delta, r puzzleRow) error {
 	if r.form.Valid && r.dstForm.Valid && r.form.String != r.dstForm.String {
 		diff.add("symmetry form", r.dstForm.String, r.form.String)
 	}
-	fill := (r.solution.Valid && !r.dstSolution.Valid) || (r.count.Valid && !r.dstCount.Valid) || (r.form.Valid && !r.dstForm.Valid)
+	// A count, or an undetermined one where none was tried, comes with
+	// its status and effort.
+	fill := (r.solution.Valid && !r.dstSolution.Valid) || (r.count.Valid && !r.dstCount.Valid) || (r.form.Valid && !r.dstForm.Valid) ||
+		(!r.dstCount.Valid && !r.dstStatus.Valid && r.status.Valid)
 	if fill {
 		_, err := tx.ExecContext(m.ctx, tx.Rebind(`
 			UPDATE puzzles SET solution = COALESCE(solution, ?), solution_count = COALESCE(solution_count, ?),
-				symmetry_form = COALESCE(symmetry_form, ?)
-			WHERE id = ?`), r.solution, r.count, r.form, r.dstID)
+				symmetry_form = COALESCE(symmetry_form, ?),
+				count_status = CASE WHEN solution_count IS NULL THEN COALESCE(?, count_status) ELSE count_status END,
+				count_seconds = CASE WHEN solution_count IS NULL THEN COALESCE(?, count_seconds) ELSE count_seconds END
+			WHERE id = ?`), r.solution, r.count, r.form, r.status, r.seconds, r.dstID)
 		if err != nil {
 			return dbError(err, fmt.Sprintf("fill in puzzle %d", r.dstID))
 		}

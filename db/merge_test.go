@@ -646,3 +646,43 @@ func TestMergeIntoPostgres(t *testing.T) {
 		t.Errorf("GetRun: %v", err)
 	}
 }
+
+// TestMergeCountStatus merges a puzzle whose count is undetermined into a
+// lab without it, then a lab where it is counted: the status and effort
+// come along, and the count fills in the undetermined one.
+func TestMergeCountStatus(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	grid := paperdata.MustGet("ai-escargot").Puzzle
+	undetermined := filepath.Join(dir, "undetermined.db")
+	src := mergeOpen(t, undetermined)
+	p := sudokulab.Puzzle{Givens: grid, CountStatus: sudokulab.CountUndetermined, CountSeconds: 0.05}
+	if _, _, err := db.AddPuzzle(ctx, src, &p); err != nil {
+		t.Fatal(err)
+	}
+	counted := filepath.Join(dir, "counted.db")
+	src2 := mergeOpen(t, counted)
+	one := 1
+	p2 := sudokulab.Puzzle{Givens: grid, SolutionCount: &one, Solution: paperdata.MustGet("ai-escargot").Solution, CountSeconds: 0.3}
+	if _, _, err := db.AddPuzzle(ctx, src2, &p2); err != nil {
+		t.Fatal(err)
+	}
+	src.Close()
+	src2.Close()
+	dst := mergeOpen(t, filepath.Join(dir, "dst.db"))
+	status := func() string {
+		var s string
+		if err := dst.GetContext(ctx, &s, `SELECT COALESCE(count_status, 'NULL') || ' ' || COALESCE(CAST(solution_count AS TEXT), 'NULL') FROM puzzles`); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	mergeFiles(t, dst, undetermined)
+	if got := status(); got != "undetermined NULL" {
+		t.Errorf("after merging the undetermined lab: %q, want undetermined NULL", got)
+	}
+	mergeFiles(t, dst, counted)
+	if got := status(); got != "counted 1" {
+		t.Errorf("after merging the counted lab: %q, want counted 1", got)
+	}
+}

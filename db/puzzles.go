@@ -14,7 +14,7 @@ import (
 )
 
 // puzzleCols are the columns scanPuzzle reads, in order.
-const puzzleCols = "id, grid, box_rows, box_cols, solution, solution_count, symmetry_form, created_at"
+const puzzleCols = "id, grid, box_rows, box_cols, solution, solution_count, symmetry_form, created_at, count_status, count_seconds"
 
 type rowScanner interface{ Scan(dest ...any) error }
 
@@ -23,12 +23,14 @@ func scanPuzzle(r rowScanner) (sudokulab.Puzzle, error) {
 		p              sudokulab.Puzzle
 		grid, solution string
 		shape          sudokulab.Shape
+		seconds        sql.NullFloat64
 	)
 	err := r.Scan(&p.ID, &grid, &shape.BoxRows, &shape.BoxCols, strCol{&solution},
-		&p.SolutionCount, strCol{&p.SymmetryForm}, timeCol{&p.CreatedAt})
+		&p.SolutionCount, strCol{&p.SymmetryForm}, timeCol{&p.CreatedAt}, strCol{&p.CountStatus}, &seconds)
 	if err != nil {
 		return p, err
 	}
+	p.CountSeconds = seconds.Float64
 	if p.Givens, err = parseGridCol(grid, shape, "puzzle"); err != nil {
 		return p, err
 	}
@@ -38,12 +40,46 @@ func scanPuzzle(r rowScanner) (sudokulab.Puzzle, error) {
 	return p, nil
 }
 
+// countStatus checks the count of p and returns its count status: p's
+// CountStatus, or CountCounted for a count without one. A count status
+// other than CountCounted (with a count), CountUndetermined (without one)
+// or empty is an EINVALID error.
+func countStatus(p *sudokulab.Puzzle) (string, error) {
+	switch st := p.CountStatus; {
+	case st == "" && p.SolutionCount != nil, st == sudokulab.CountCounted && p.SolutionCount != nil:
+		return sudokulab.CountCounted, nil
+	case st == "" && p.SolutionCount == nil, st == sudokulab.CountUndetermined && p.SolutionCount == nil:
+		return st, nil
+	}
+	return "", sudokulab.Errorf(sudokulab.EINVALID, "puzzle %s: count status %q: want %q with a solution count, %q or none without one",
+		p.Givens.String(), p.CountStatus, sudokulab.CountCounted, sudokulab.CountUndetermined)
+}
+
+// nullSeconds is the value of count_seconds: NULL for 0 or no count status.
+func nullSeconds(status string, s float64) any {
+	if status == "" || s <= 0 {
+		return nil
+	}
+	return s
+}
+
+// fillCount is the SET clause that gives a stored puzzle the count of a
+// new attempt with status (CountCounted or CountUndetermined) when the row
+// has no exact count: its arguments are the count, status and seconds.
+const fillCount = `solution_count = COALESCE(solution_count, ?),
+	count_status = CASE WHEN solution_count IS NULL THEN ? ELSE count_status END,
+	count_seconds = CASE WHEN solution_count IS NULL THEN ? ELSE count_seconds END`
+
 // AddPuzzle stores p unless a puzzle with the same box shape and text form
 // is stored already, and returns the id either way; created says whether
-// the row is new. When the stored row lacks a solution or solution count
-// that p has, they are filled in; a known solution is never replaced. It
-// sets p.ID, and p.CreatedAt when created. A malformed puzzle, one whose
-// givens break the rules, or a wrong solution is an EINVALID error.
+// the row is new. When the stored row lacks a solution or an exact
+// solution count that p has, they are filled in (an undetermined count
+// gets p's count, or p's undetermined status and seconds when p has none
+// either); a known solution is never replaced. A count without a
+// CountStatus is stored as CountCounted. It sets p.ID, and p.CreatedAt
+// when created. A malformed puzzle, one whose givens break the rules, a
+// wrong solution or a count status that does not fit the count is an
+// EINVALID error.
 func AddPuzzle(ctx context.Context, x sqlx.ExtContext, p *sudokulab.Puzzle) (id int64, created bool, err error) {
 	g := p.Givens
 	if err := g.Validate(); err != nil {
@@ -57,15 +93,20 @@ func AddPuzzle(ctx context.Context, x sqlx.ExtContext, p *sudokulab.Puzzle) (id 
 	if c := p.SolutionCount; c != nil && (*c < 0 || *c > 2 || (*c == 0 && p.HasSolution())) {
 		return 0, false, sudokulab.Errorf(sudokulab.EINVALID, "puzzle %s: solution count %d: want 0, 1 or 2 (two or more), and not 0 with a solution", g.String(), *c)
 	}
+	status, err := countStatus(p)
+	if err != nil {
+		return 0, false, err
+	}
 	text, shape := g.String(), g.Shape
 	createdAt := stamp(p.CreatedAt)
 	err = x.QueryRowxContext(ctx, x.Rebind(`
-		INSERT INTO puzzles (grid, size, box_rows, box_cols, givens, solution, solution_count, symmetry_form, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		INSERT INTO puzzles (grid, size, box_rows, box_cols, givens, solution, solution_count, symmetry_form, created_at,
+			count_status, count_seconds)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (box_rows, box_cols, grid) DO NOTHING
 		RETURNING id`),
 		text, shape.N(), shape.BoxRows, shape.BoxCols, g.Givens(), nullGrid(p.Solution), p.SolutionCount,
-		nullStr(p.SymmetryForm), FormatTime(createdAt)).Scan(&id)
+		nullStr(p.SymmetryForm), FormatTime(createdAt), nullStr(status), nullSeconds(status, p.CountSeconds)).Scan(&id)
 	switch {
 	case err == nil:
 		p.ID, p.CreatedAt = id, createdAt
@@ -87,16 +128,44 @@ func AddPuzzle(ctx context.Context, x sqlx.ExtContext, p *sudokulab.Puzzle) (id 
 		return 0, false, dbError(err, "add puzzle")
 	}
 	p.ID = id
-	if (solution == "" && p.HasSolution()) || (count == nil && p.SolutionCount != nil) {
-		_, err = x.ExecContext(ctx, x.Rebind(`
-			UPDATE puzzles
-			SET solution = COALESCE(solution, ?), solution_count = COALESCE(solution_count, ?)
-			WHERE id = ?`), nullGrid(p.Solution), p.SolutionCount, id)
+	if (solution == "" && p.HasSolution()) || (count == nil && status != "") {
+		set, args := `solution = COALESCE(solution, ?)`, []any{nullGrid(p.Solution)}
+		if count == nil && status != "" {
+			set += ", " + fillCount
+			args = append(args, p.SolutionCount, status, nullSeconds(status, p.CountSeconds))
+		}
+		_, err = x.ExecContext(ctx, x.Rebind(`UPDATE puzzles SET `+set+` WHERE id = ?`), append(args, id)...)
 		if err != nil {
 			return 0, false, dbError(err, "add puzzle: fill in solution")
 		}
 	}
 	return id, false, nil
+}
+
+// SetCount stores a new count of the stored puzzle p.ID, made by counting
+// again (sudokulab count), under the fill-in rules of AddPuzzle: a row
+// without an exact count gets p's count, or, when p's count is
+// undetermined too, p's status and seconds; a row counted meanwhile keeps
+// its count; a missing solution is filled in from p. A missing puzzle is
+// an ENOTFOUND error, a count status that does not fit the count an
+// EINVALID error.
+func SetCount(ctx context.Context, x sqlx.ExtContext, p *sudokulab.Puzzle) error {
+	status, err := countStatus(p)
+	if err != nil {
+		return err
+	}
+	if status == "" {
+		return sudokulab.Errorf(sudokulab.EINVALID, "puzzle %d: no count to store", p.ID)
+	}
+	res, err := x.ExecContext(ctx, x.Rebind(`UPDATE puzzles SET solution = COALESCE(solution, ?), `+fillCount+` WHERE id = ?`),
+		nullGrid(p.Solution), p.SolutionCount, status, nullSeconds(status, p.CountSeconds), p.ID)
+	if err != nil {
+		return dbError(err, "store the count of puzzle "+strconv.FormatInt(p.ID, 10))
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return sudokulab.Errorf(sudokulab.ENOTFOUND, "no puzzle with id %d", p.ID)
+	}
+	return nil
 }
 
 // GetPuzzle returns the puzzle with the given id, or an ENOTFOUND error.

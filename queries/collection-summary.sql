@@ -1,12 +1,14 @@
 -- name: collection-summary
 -- description: One row per collection: puzzles, givens (min, mean, max),
---   puzzles with a stored solution and with a unique one, the labels of one
+--   puzzles with a stored solution and with a unique one, those whose
+--   solution count is undetermined (the count's budget ran out:
+--   count_status 'undetermined'; sudokulab count finishes them), the labels of one
 --   rater and how many puzzles carry each, and duplicates up to symmetry
 --   (puzzles whose puzzles.symmetry_form another puzzle of the collection
 --   shares; unknown until the canonical forms are computed).
 -- param: rater human the rater whose labels are counted
 WITH members AS (
-  SELECT pc.collection, pc.id, pc.givens, pc.solution, pc.solution_count, pc.symmetry_form,
+  SELECT pc.collection, pc.id, pc.givens, pc.solution, pc.solution_count, pc.count_status, pc.symmetry_form,
          rt.label
   FROM puzzle_catalog pc
   LEFT JOIN ratings rt ON rt.puzzle_id = pc.id AND rt.rater = :rater
@@ -31,6 +33,7 @@ SELECT m.collection,
        MAX(m.givens) AS max_givens,
        SUM(CASE WHEN m.solution IS NOT NULL THEN 1 ELSE 0 END) AS with_solution,
        SUM(CASE WHEN m.solution_count = 1 THEN 1 ELSE 0 END) AS unique_solution,
+       SUM(CASE WHEN m.count_status = 'undetermined' THEN 1 ELSE 0 END) AS undetermined,
        SUM(CASE WHEN m.label IS NOT NULL THEN 1 ELSE 0 END) AS rated,
        COALESCE((SELECT group_concat(l.label || '=' || l.n, ', ')
                    FROM (SELECT * FROM labels WHERE labels.collection = m.collection ORDER BY label) l), '') AS labels,

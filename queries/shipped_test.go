@@ -90,7 +90,7 @@ func TestQueriesRun(t *testing.T) {
 	// The columns of the queries this package defines; the reproduction
 	// queries belong to the solvers' scripts and only have to run.
 	want := map[string][]string{
-		"collection-summary":    {"collection", "puzzles", "min_givens", "mean_givens", "max_givens", "with_solution", "unique_solution", "rated", "labels", "with_symmetry_form", "symmetry_duplicates"},
+		"collection-summary":    {"collection", "puzzles", "min_givens", "mean_givens", "max_givens", "with_solution", "unique_solution", "undetermined", "rated", "labels", "with_symmetry_form", "symmetry_duplicates"},
 		"convergence":           {"config", "budget", "runs", "mean_best_cost", "min_best_cost", "q25_best_cost", "median_best_cost", "q75_best_cost", "max_best_cost"},
 		"ecdf-fixed-budget":     {"config", "budget", "runs", "mean_best_cost", "solved_fraction"},
 		"ecdf-fixed-target":     {"config", "budget", "runs", "reached", "fraction"},

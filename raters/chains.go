@@ -48,6 +48,9 @@ func findSimpleColouring(p *Position) (Step, bool) {
 			if _, done := colour[start]; done {
 				continue
 			}
+			if p.stopped() {
+				return Step{}, false
+			}
 			comp := []int{start}
 			colour[start] = 0
 			for i := 0; i < len(comp); i++ {
@@ -118,6 +121,9 @@ func findXChain(p *Position) (Step, bool) {
 		// dist[i][1]: "off" (after a weak link).
 		dist := make([][2]int, len(cells))
 		for _, a := range cells {
+			if p.stopped() {
+				return Step{}, false
+			}
 			for i := range dist {
 				dist[i] = [2]int{-1, -1}
 			}
@@ -171,6 +177,9 @@ func findXYChain(p *Position) (Step, bool) {
 	n := p.n
 	dist := make([]int, len(bv)*n) // (cell index, forced digit-1) -> cells in chain
 	for _, a := range bv {
+		if p.stopped() {
+			return Step{}, false
+		}
 		for _, x := range digits(p.cands[a]) {
 			for i := range dist {
 				dist[i] = -1

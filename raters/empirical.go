@@ -71,6 +71,9 @@ func (e *Empirical) Options() string { return mustJSON(map[string]string{"config
 
 // Rate looks the puzzle up in the statistics read by NewEmpirical.
 func (e *Empirical) Rate(ctx context.Context, puzzle sudokulab.Grid) (sudokulab.Rating, error) {
+	if err := ctx.Err(); err != nil {
+		return sudokulab.Rating{}, fmt.Errorf("empirical: %w", err)
+	}
 	s := e.stats[statKey{puzzle.Shape, puzzle.String()}]
 	r := base(e)
 	r.Label = e.Config

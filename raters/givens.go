@@ -2,6 +2,7 @@ package raters
 
 import (
 	"context"
+	"fmt"
 
 	"sudokulab"
 )
@@ -34,6 +35,9 @@ func (Givens) Options() string { return "{}" }
 
 // Rate counts the givens of puzzle.
 func (g Givens) Rate(ctx context.Context, puzzle sudokulab.Grid) (sudokulab.Rating, error) {
+	if err := ctx.Err(); err != nil {
+		return sudokulab.Rating{}, fmt.Errorf("givens: %w", err)
+	}
 	if err := puzzle.Validate(); err != nil {
 		return sudokulab.Rating{}, err
 	}

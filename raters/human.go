@@ -2,6 +2,7 @@ package raters
 
 import (
 	"context"
+	"fmt"
 
 	"sudokulab"
 )
@@ -67,13 +68,23 @@ type Trace struct {
 }
 
 // SolveLogically solves puzzle with the human techniques, checking ctx
-// every step.
+// every step and, within the costly techniques (subsets, fish, wings,
+// colouring, chains), between units, digits and chain starts, so that it
+// returns soon after ctx is done even on a 25x25 grid. Once ctx is done
+// it returns ctx.Err() with the Trace of the steps applied so far (Solved
+// false): a cut-short solve, not a stall.
 func SolveLogically(ctx context.Context, puzzle sudokulab.Grid) (Trace, error) {
 	p := NewPosition(puzzle)
+	p.done = ctx.Done()
+	defer func() { p.done = nil }()
 	var tr Trace
+	finish := func(err error) (Trace, error) {
+		tr.Final, tr.Solved, tr.Contradiction = p, err == nil && !p.bad && p.Solved(), p.bad
+		return tr, err
+	}
 	for !p.bad && !p.Solved() {
 		if err := ctx.Err(); err != nil {
-			return tr, err
+			return finish(err)
 		}
 		progress := false
 		for t := Technique(0); t < numTechniques; t++ {
@@ -83,13 +94,15 @@ func SolveLogically(ctx context.Context, puzzle sudokulab.Grid) (Trace, error) {
 				progress = true
 				break
 			}
+			if err := ctx.Err(); err != nil {
+				return finish(err) // the finder may have given up
+			}
 		}
 		if !progress {
 			break
 		}
 	}
-	tr.Final, tr.Solved, tr.Contradiction = p, !p.bad && p.Solved(), p.bad
-	return tr, nil
+	return finish(nil)
 }
 
 // Rate solves puzzle logically and grades the hardest step.
@@ -99,7 +112,7 @@ func (h Human) Rate(ctx context.Context, puzzle sudokulab.Grid) (sudokulab.Ratin
 	}
 	tr, err := SolveLogically(ctx, puzzle)
 	if err != nil {
-		return sudokulab.Rating{}, err
+		return sudokulab.Rating{}, fmt.Errorf("human: %w", err)
 	}
 	score, placed, longest := 0, 0, 0
 	hardest := Technique(-1)

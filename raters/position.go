@@ -36,6 +36,9 @@ type Position struct {
 	// bad is set when a placement or elimination emptied a cell or
 	// placed a digit twice in a unit: the puzzle has no solution.
 	bad bool
+	// done, while SolveLogically works on the position, is its
+	// context's Done channel (nil otherwise: never closed).
+	done <-chan struct{}
 }
 
 // NewPosition returns the position of a puzzle: its givens placed and every
@@ -123,6 +126,19 @@ func (p *Position) Apply(s Step) {
 	}
 	for _, c := range s.Eliminations {
 		p.Remove(c.Cell, c.Digit)
+	}
+}
+
+// stopped says whether the solve working on p was cancelled. The costly
+// finders check it between units, digits and chain starts and then give
+// up, reporting nothing found; SolveLogically tells that apart from a
+// stall by its context's error.
+func (p *Position) stopped() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
 	}
 }
 

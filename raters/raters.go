@@ -41,6 +41,11 @@ type Rater interface {
 	Options() string
 	// Rate rates one puzzle. The Rating's PuzzleID and RatedAt are left for
 	// the caller; Rater, RaterVersion and Options are filled in.
+	//
+	// Rate honours ctx: once ctx is done it returns soon (within
+	// milliseconds) with an error wrapping ctx.Err(), never a partial
+	// rating as if it were complete. The rate command gives each rating
+	// a deadline this way and does not store one cut short.
 	Rate(ctx context.Context, puzzle sudokulab.Grid) (sudokulab.Rating, error)
 }
 

@@ -265,6 +265,9 @@ func combinations(items []int, k int, f func([]int) bool) bool {
 func findNakedSubset(p *Position, k int, t Technique) (Step, bool) {
 	var step Step
 	for _, cells := range p.geo.Units {
+		if p.stopped() {
+			return Step{}, false
+		}
 		var empty []int
 		for _, c := range cells {
 			if n := bits.OnesCount32(p.cands[c]); p.values[c] == 0 && n >= 2 && n <= k {
@@ -303,6 +306,9 @@ func findNakedSubset(p *Position, k int, t Technique) (Step, bool) {
 func findHiddenSubset(p *Position, k int, t Technique) (Step, bool) {
 	var step Step
 	for u, cells := range p.geo.Units {
+		if p.stopped() {
+			return Step{}, false
+		}
 		var ds []int
 		for d := 1; d <= p.n; d++ {
 			if n := bits.OnesCount32(p.unitMask(u, d)); n >= 2 && n <= k {
@@ -343,6 +349,9 @@ func findFish(p *Position, k int, t Technique) (Step, bool) {
 	n := p.n
 	var step Step
 	for d := 1; d <= n; d++ {
+		if p.stopped() {
+			return Step{}, false
+		}
 		for _, base := range []int{0, n} { // rows, then columns
 			cover := n - base // columns for row bases, rows for column bases
 			var lines []int

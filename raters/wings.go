@@ -18,6 +18,9 @@ func (p *Position) bivalue() []int {
 func findXYWing(p *Position) (Step, bool) {
 	bv := p.bivalue()
 	for _, pivot := range bv {
+		if p.stopped() {
+			return Step{}, false
+		}
 		pm := p.cands[pivot]
 		for _, a := range bv {
 			am := p.cands[a]
@@ -47,6 +50,9 @@ func findXYZWing(p *Position) (Step, bool) {
 		if p.values[pivot] != 0 || bits.OnesCount32(pm) != 3 {
 			continue
 		}
+		if p.stopped() {
+			return Step{}, false
+		}
 		for _, a := range bv {
 			am := p.cands[a]
 			if !p.sees(pivot, a) || am&^pm != 0 {
@@ -73,6 +79,9 @@ func findXYZWing(p *Position) (Step, bool) {
 func findWWing(p *Position) (Step, bool) {
 	bv := p.bivalue()
 	for i, a := range bv {
+		if p.stopped() {
+			return Step{}, false
+		}
 		for _, b := range bv[i+1:] {
 			m := p.cands[a]
 			if p.cands[b] != m || p.sees(a, b) {
@@ -110,6 +119,9 @@ func findRemotePair(p *Position) (Step, bool) {
 	bv := p.bivalue()
 	dist := make(map[int]int, len(bv))
 	for _, start := range bv {
+		if p.stopped() {
+			return Step{}, false
+		}
 		m := p.cands[start]
 		clear(dist)
 		dist[start] = 0
@@ -151,6 +163,9 @@ func findUniqueRectangle1(p *Position) (Step, bool) {
 	g := p.geo
 	n := p.n
 	for _, a := range p.bivalue() {
+		if p.stopped() {
+			return Step{}, false
+		}
 		m := p.cands[a]
 		ra, ca := g.Row[a], g.Col[a]
 		for r := ra + 1; r < n; r++ {

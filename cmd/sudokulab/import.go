@@ -7,12 +7,14 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"sudokulab"
+	"sudokulab/db"
 	"sudokulab/importers"
 	"sudokulab/importers/pipeline"
 )
@@ -24,6 +26,7 @@ type importOptions struct {
 	ratingColumns                   []string
 	skipInvalid, requireUnique      bool
 	jobs                            int
+	countTimeout                    time.Duration
 }
 
 func newImportCmd(opts *options) *cobra.Command {
@@ -40,7 +43,11 @@ file's checksum, format and counts in the imports table.
 Every puzzle is checked against the rules, its solutions are counted with
 the exact solver (0, 1, or 2 meaning two or more; the solution is stored
 when unique), a solution the file gives must be right, and 9x9 puzzles get
-their symmetry-canonical form. A file with a bad entry imports nothing and
+their symmetry-canonical form. Counting takes at most --count-timeout per
+puzzle (default 10s; large grids at 40-50% given can take hours): a count
+cut short is stored as undetermined (count_status 'undetermined', the
+solution if one was found), and sudokulab count finishes it later; with
+--require-unique such a puzzle is rejected. A file with a bad entry imports nothing and
 the error names the file, the line and the reason; --skip-invalid imports
 the valid puzzles instead and lists every rejected line. Importing the same
 file into the same collection again changes nothing.
@@ -53,6 +60,7 @@ another process is importing into the collection is a conflict (exit 4).`,
 		Example: `  sudokulab import puzzles.sdm
   sudokulab import top1465.txt --collection top1465 --require-unique
   sudokulab import hardest.csv --skip-invalid
+  sudokulab import 25x25-45pct.txt --count-timeout 1s
   sudokulab import board.json game.opensudoku 16x16.txt --symbols 0-F
   sudokulab import table.csv --puzzle-column grid --solution-column answer --rating-column score=my-score`,
 		Args: cobra.MinimumNArgs(1),
@@ -70,6 +78,8 @@ another process is importing into the collection is a conflict (exit 4).`,
 	f.BoolVar(&o.skipInvalid, "skip-invalid", false, "import the valid puzzles of a file with bad entries and list the rejected ones")
 	f.BoolVar(&o.requireUnique, "require-unique", false, "reject puzzles without exactly one solution")
 	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "goroutines counting solutions")
+	f.DurationVar(&o.countTimeout, "count-timeout", pipeline.DefaultCountTimeout,
+		"time to count one puzzle's solutions before its count is stored as undetermined (0: the default, negative: no limit)")
 	return cmd
 }
 
@@ -80,6 +90,7 @@ func runImport(ctx context.Context, cmd *cobra.Command, o *importOptions, files 
 		SkipInvalid:   o.skipInvalid,
 		RequireUnique: o.requireUnique,
 		Workers:       o.jobs,
+		CountTimeout:  o.countTimeout,
 		Decode: importers.Options{Symbols: o.symbols, PuzzleColumn: o.puzzleColumn,
 			SolutionColumn: o.solutionColumn, RatingColumns: map[string]string{}},
 		Progress: newImportProgress(cmd.ErrOrStderr()),
@@ -110,16 +121,88 @@ func runImport(ctx context.Context, cmd *cobra.Command, o *importOptions, files 
 	}
 	defer d.Close()
 	w := cmd.OutOrStdout()
-	for _, file := range files {
-		res, err := pipeline.ImportFile(ctx, d, file, popts)
-		if errors.Is(err, context.Canceled) && res != nil {
-			fmt.Fprintf(cmd.ErrOrStderr(), "%s: interrupted; the %d puzzles stored so far stay hidden until the same command resumes the import\n",
-				file, res.Import.PuzzlesNew+res.Import.PuzzlesDuplicate)
+	if len(files) == 1 || o.jobs == 1 {
+		for _, file := range files {
+			res, err := pipeline.ImportFile(ctx, d, file, popts)
+			if err := importDone(cmd, file, res, err); err != nil {
+				return err
+			}
+			printImport(w, res)
 		}
-		if err != nil {
+		return nil
+	}
+	return importConcurrently(ctx, cmd, d, files, popts, o.jobs)
+}
+
+// importDone reports an interrupted import and returns err.
+func importDone(cmd *cobra.Command, file string, res *pipeline.Result, err error) error {
+	if errors.Is(err, context.Canceled) && res != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: interrupted; the %d puzzles stored so far stay hidden until the same command resumes the import\n",
+			file, res.Import.PuzzlesNew+res.Import.PuzzlesDuplicate)
+	}
+	return err
+}
+
+// importConcurrently imports several files at once, up to jobs of them,
+// splitting the jobs cores between them: many small files (one puzzle
+// each, as in the large-grid benchmark sets) then use every core. The
+// results are printed in the order of the files; the first error stops
+// the imports still running, which a rerun resumes.
+func importConcurrently(ctx context.Context, cmd *cobra.Command, d *db.DB, files []string, popts pipeline.Options, jobs int) error {
+	slots := min(jobs, len(files))
+	popts.Workers = max(1, jobs/slots)
+	popts.Progress = nil // one bar per file would interleave
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	type outcome struct {
+		res  *pipeline.Result
+		err  error
+		done chan struct{}
+	}
+	outs := make([]outcome, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	seq := pipeline.NewSequence(len(files))
+	for range slots {
+		wg.Go(func() {
+			for i := range next {
+				o := popts
+				o.Slot = seq.Slot(i)
+				outs[i].res, outs[i].err = pipeline.ImportFile(ctx, d, files[i], o)
+				if outs[i].err != nil {
+					cancel(outs[i].err)
+				}
+				close(outs[i].done)
+			}
+		})
+	}
+	for i := range outs {
+		outs[i].done = make(chan struct{})
+	}
+	go func() {
+		defer close(next)
+		for i := range files {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				// Files never started end with the reason.
+				for j := i; j < len(files); j++ {
+					outs[j].err = context.Cause(ctx)
+					seq.Slot(j).Done()
+					close(outs[j].done)
+				}
+				return
+			}
+		}
+	}()
+	defer wg.Wait()
+	w := cmd.OutOrStdout()
+	for i := range outs {
+		<-outs[i].done
+		if err := importDone(cmd, files[i], outs[i].res, outs[i].err); err != nil {
 			return err
 		}
-		printImport(w, res)
+		printImport(w, outs[i].res)
 	}
 	return nil
 }
@@ -139,6 +222,10 @@ func printImport(w io.Writer, res *pipeline.Result) {
 	fmt.Fprintf(w, "%s: %s format, %d read: %d new, %d duplicate, %d rejected; %s (import %d) in %v\n",
 		res.File, res.Format, im.PuzzlesRead, im.PuzzlesNew, im.PuzzlesDuplicate, im.PuzzlesRejected,
 		where, im.ID, res.Elapsed.Round(time.Millisecond))
+	if res.Undetermined > 0 {
+		fmt.Fprintf(w, "  %d of the %d puzzles counted left their count undetermined within the budget (count_status 'undetermined'); sudokulab count --collection %s finishes them\n",
+			res.Undetermined, res.Checked, res.Collection)
+	}
 	if res.Resumed {
 		fmt.Fprintf(w, "  resumed an interrupted import after the %d records of the file it had stored\n", res.ResumedAfter)
 	}

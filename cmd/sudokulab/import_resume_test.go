@@ -13,6 +13,7 @@ import (
 	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/importers/pipeline"
+	"sudokulab/internal/paperdata"
 	"sudokulab/symmetry"
 )
 
@@ -91,5 +92,38 @@ func TestImportCommandResume(t *testing.T) {
 	}
 	if out := mustRun(t, "--db", dbPath, "--format", "csv", "sql", "SELECT count(*) AS n, min(position) AS lo, max(position) AS hi FROM puzzle_catalog WHERE collection = 'many'"); out != "n,lo,hi\n2000,1,2000\n" {
 		t.Errorf("collection after the resume:\n%s", out)
+	}
+}
+
+// TestImportManyFiles imports several files at once (--jobs 2): every
+// file is stored, each in its own import, and the results are printed in
+// the order the files were given.
+func TestImportManyFiles(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := initDB(t, filepath.Join(dir, "lab.db"))
+	var files []string
+	for i, p := range paperdata.All()[:6] {
+		f := filepath.Join(dir, fmt.Sprintf("p%d.txt", i))
+		if err := os.WriteFile(f, []byte(p.Puzzle.String()+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	out, errOut, code := run(t, append([]string{"--db", dbPath, "import", "--jobs", "2", "--collection", "many"}, files...)...)
+	if code != 0 {
+		t.Fatalf("import: exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != len(files) {
+		t.Fatalf("%d lines of output, want one per file:\n%s", len(lines), out)
+	}
+	for i, l := range lines {
+		if !strings.HasPrefix(l, files[i]+": ") {
+			t.Errorf("line %d is %q, want the result of %s", i+1, l, files[i])
+		}
+	}
+	got, _, _ := run(t, "--db", dbPath, "--format", "csv", "sql", "SELECT COUNT(*) FROM puzzle_catalog WHERE collection = 'many'")
+	if got != "COUNT(*)\n6\n" {
+		t.Errorf("collection many: %q, want 6 puzzles", got)
 	}
 }

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/spf13/cobra"
 
 	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/importers/pipeline"
 	"sudokulab/solvers/exact"
 )
 
@@ -22,6 +24,7 @@ func newPuzzlesCmd(opts *options) *cobra.Command {
 type puzzlesAddOptions struct {
 	*options
 	box, collection, label string
+	countTimeout           time.Duration
 }
 
 func newPuzzlesAddCmd(opts *options) *cobra.Command {
@@ -32,7 +35,10 @@ func newPuzzlesAddCmd(opts *options) *cobra.Command {
 		Long: `add checks the grid against the rules, counts its solutions with the exact
 solver (0, 1, or 2 meaning two or more), stores the solution when it is
 unique, and puts the puzzle in --collection (created if needed). A puzzle
-already stored is not stored again; it only gains the membership.`,
+already stored is not stored again; it only gains the membership (and the
+count, if its stored one is unknown or undetermined). Counting takes at
+most --count-timeout: a count cut short is stored as undetermined, with the
+solution if one was found.`,
 		Example: `  sudokulab puzzles add --collection mine --label 'first' '..867.4.24.23...9.37..2.......4...5.89.251.67.1...3.......9..73.3...52.17.5.329..'`,
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -42,6 +48,8 @@ already stored is not stored again; it only gains the membership.`,
 	cmd.Flags().StringVar(&o.box, "box", "", "box shape RxC (default: the usual shape for the grid's size)")
 	cmd.Flags().StringVar(&o.collection, "collection", "", "collection to add the puzzle to")
 	cmd.Flags().StringVar(&o.label, "label", "", "the puzzle's name in the collection")
+	cmd.Flags().DurationVar(&o.countTimeout, "count-timeout", pipeline.DefaultCountTimeout,
+		"time to count the solutions before the count is stored as undetermined (0: the default, negative: no limit)")
 	return cmd
 }
 
@@ -53,7 +61,7 @@ func runPuzzlesAdd(ctx context.Context, cmd *cobra.Command, o *puzzlesAddOptions
 	if o.label != "" && o.collection == "" {
 		return sudokulab.Errorf(sudokulab.EINVALID, "--label needs --collection")
 	}
-	p, err := countedPuzzle(ctx, g)
+	p, err := countedPuzzle(ctx, g, o.countTimeout)
 	if err != nil {
 		return err
 	}
@@ -81,7 +89,7 @@ func runPuzzlesAdd(ctx context.Context, cmd *cobra.Command, o *puzzlesAddOptions
 	}
 	w := cmd.OutOrStdout()
 	if created {
-		fmt.Fprintf(w, "added puzzle %d (%d givens, solutions: %s)", p.ID, g.Givens(), solutionCountText(*p.SolutionCount, 2))
+		fmt.Fprintf(w, "added puzzle %d (%d givens, solutions: %s)", p.ID, g.Givens(), puzzleCountText(p))
 	} else {
 		fmt.Fprintf(w, "puzzle %d was already stored", p.ID)
 	}
@@ -92,18 +100,33 @@ func runPuzzlesAdd(ctx context.Context, cmd *cobra.Command, o *puzzlesAddOptions
 	return nil
 }
 
-// countedPuzzle returns g as a Puzzle with its solution count (up to 2) and,
-// when unique, its solution.
-func countedPuzzle(ctx context.Context, g sudokulab.Grid) (*sudokulab.Puzzle, error) {
-	res, err := exact.Solve(ctx, g, 2)
-	if err != nil {
-		return nil, err
+// countedPuzzle returns g as a Puzzle with its solution count (up to 2)
+// and, when unique, its solution; or, when the count takes longer than
+// timeout (see pipeline.CountBudget), with its count undetermined and the
+// solution found, if any.
+func countedPuzzle(ctx context.Context, g sudokulab.Grid, timeout time.Duration) (*sudokulab.Puzzle, error) {
+	var s exact.Solver
+	p, _, err := pipeline.Count(ctx, &s, g, timeout)
+	return p, err
+}
+
+// puzzleCountText describes a stored puzzle's count: "1 (unique)",
+// "undetermined (...)", "not counted".
+func puzzleCountText(p *sudokulab.Puzzle) string {
+	switch {
+	case p.SolutionCount != nil:
+		return solutionCountText(*p.SolutionCount, 2)
+	case p.CountStatus == sudokulab.CountUndetermined && p.HasSolution():
+		return fmt.Sprintf("undetermined (one found; counting stopped after %v; sudokulab count finishes it)", seconds(p.CountSeconds))
+	case p.CountStatus == sudokulab.CountUndetermined:
+		return fmt.Sprintf("undetermined (counting stopped after %v; sudokulab count finishes it)", seconds(p.CountSeconds))
 	}
-	p := &sudokulab.Puzzle{Givens: g, SolutionCount: &res.Count}
-	if res.Count == 1 {
-		p.Solution = res.Solution
-	}
-	return p, nil
+	return "not counted"
+}
+
+// seconds is s seconds as a duration, to the millisecond.
+func seconds(s float64) time.Duration {
+	return time.Duration(s * float64(time.Second)).Round(time.Millisecond)
 }
 
 type puzzlesListOptions struct {
@@ -156,6 +179,8 @@ func runPuzzlesList(ctx context.Context, cmd *cobra.Command, o *puzzlesListOptio
 		var count any
 		if p.SolutionCount != nil {
 			count = *p.SolutionCount
+		} else if p.CountStatus == sudokulab.CountUndetermined {
+			count = sudokulab.CountUndetermined
 		}
 		rows[i] = []any{p.ID, p.Givens.N(), p.Givens.Givens(), count, p.Givens.String()}
 	}
@@ -200,10 +225,7 @@ func runPuzzlesShow(ctx context.Context, cmd *cobra.Command, o *options, id int6
 		return err
 	}
 	w := cmd.OutOrStdout()
-	count := "not counted"
-	if p.SolutionCount != nil {
-		count = solutionCountText(*p.SolutionCount, 2)
-	}
+	count := puzzleCountText(p)
 	fmt.Fprintf(w, "puzzle %d: %s, %d givens, solutions: %s\n%s%s\n", p.ID, p.Givens.Shape, p.Givens.Givens(), count, p.Givens.Pretty(), p.Givens)
 	if p.HasSolution() {
 		fmt.Fprintf(w, "solution:\n%s", p.Solution.Pretty())

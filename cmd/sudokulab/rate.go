@@ -27,6 +27,8 @@ type rateOptions struct {
 	jobs       int
 	opts       []string
 	force      bool
+	// timeout bounds each rating (one puzzle by one rater); 0: none.
+	timeout time.Duration
 	// batch bounds the puzzles whose ratings are written in one
 	// transaction, every the time between two transactions (0: the
 	// defaults rateBatch and rateEvery; tests make them small).
@@ -45,6 +47,11 @@ const (
 	rateBatch = 200
 	rateEvery = 250 * time.Millisecond
 )
+
+// rateTimeout is the default of --timeout: the time one rater may spend
+// on one puzzle. 9x9 puzzles take milliseconds; a 25x25 puzzle with few
+// givens can keep the backtrack or human rater busy for hours.
+const rateTimeout = 30 * time.Second
 
 func newRateCmd(opts *options) *cobra.Command {
 	o := &rateOptions{options: opts}
@@ -67,11 +74,17 @@ ratings are written in short transactions as they come (200 puzzles at a
 time, or every 250 ms), so an interrupted rate keeps what it wrote. A puzzle
 that already has a rating by the rater with the same version and options is
 skipped (said on standard error), so rate again resumes; --force rates it
-again.`,
+again.
+
+--timeout bounds the time one rater spends on one puzzle (default 30s; 0: no
+limit). A rating cut short by it is not stored: rate counts it in the column
+cut_short and names the puzzles on standard error. Rate again with a longer
+--timeout (or 0) to finish them: having no rating, they are not skipped.`,
 		Example: `  sudokulab rate --rater all --collection paper-puzzles
   sudokulab rate --rater human --where "givens < 25"
   sudokulab rate --rater backtrack --option samples=16 --collection sato-inoue-2010
-  sudokulab rate --rater empirical --option config=exact --collection reseda-2012`,
+  sudokulab rate --rater empirical --option config=exact --collection reseda-2012
+  sudokulab rate --rater all --where "size = 25" --timeout 10m`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRate(cmd.Context(), cmd, o)
@@ -84,6 +97,7 @@ again.`,
 	cmd.Flags().IntVar(&o.jobs, "jobs", 0, "goroutines rating in parallel (0: one per CPU)")
 	cmd.Flags().StringArrayVar(&o.opts, "option", nil, "rater option KEY=VALUE (RATER.KEY=VALUE with --rater all); repeatable")
 	cmd.Flags().BoolVar(&o.force, "force", false, "rate again puzzles already rated by the same rater version and options")
+	cmd.Flags().DurationVar(&o.timeout, "timeout", rateTimeout, "time limit of one rater on one puzzle; a rating cut short is not stored (0: no limit)")
 	return cmd
 }
 
@@ -155,32 +169,44 @@ type rateJob struct {
 	raters []raters.Rater
 }
 
-// rateAll rates every job's puzzle by its raters on jobs goroutines and
-// hands each rating to write, from the calling goroutine, in no set order;
-// meanwhile it calls tick (if not nil) every period, from the same
-// goroutine. It stops at the first error.
-func rateAll(ctx context.Context, work []rateJob, jobs int, write func(sudokulab.Rating) error, tick func() error, period time.Duration) error {
+// rated is what rateAll hands on for one puzzle and rater: a complete
+// rating, or, when cutShort, a rating the per-rating timeout cut short
+// (only Rating.Rater and Rating.PuzzleID are set: a cut-short rating is
+// never stored).
+type rated struct {
+	sudokulab.Rating
+	cutShort bool
+}
+
+// errRateTimeout is the cause of a rating's context when --timeout ends it.
+var errRateTimeout = errors.New("rating timed out")
+
+// rateAll rates every job's puzzle by its raters on jobs goroutines, each
+// rating under a deadline of timeout (0: none), and hands each outcome to
+// write, from the calling goroutine, in no set order; meanwhile it calls
+// tick (if not nil) every period, from the same goroutine. A rating cut
+// short by timeout is handed on as such; any other error stops it all.
+func rateAll(ctx context.Context, work []rateJob, jobs int, timeout time.Duration, write func(rated) error, tick func() error, period time.Duration) error {
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	next := make(chan int)
-	results := make(chan sudokulab.Rating, 64)
+	results := make(chan rated, 64)
 	var wg sync.WaitGroup
 	for range min(jobs, max(len(work), 1)) {
 		wg.Go(func() {
 			for i := range next {
 				p := work[i].puzzle
 				for _, r := range work[i].raters {
-					rating, err := r.Rate(ctx, p.Givens)
+					out, err := rateOne(ctx, r, p, timeout)
 					if err != nil {
 						cancel(fmt.Errorf("rate puzzle %d by %s: %w", p.ID, r.Name(), err))
 						return
 					}
-					rating.PuzzleID = p.ID
 					select {
-					case results <- rating:
+					case results <- out:
 					case <-ctx.Done():
 						return
 					}
@@ -229,6 +255,26 @@ func rateAll(ctx context.Context, work []rateJob, jobs int, write func(sudokulab
 			}
 		}
 	}
+}
+
+// rateOne rates puzzle p by r under a deadline of timeout (0: none). A
+// rating the deadline cut short (ctx itself still alive) is no error: it
+// comes back with cutShort set.
+func rateOne(ctx context.Context, r raters.Rater, p sudokulab.Puzzle, timeout time.Duration) (rated, error) {
+	rctx, cancel := ctx, context.CancelFunc(func() {})
+	if timeout > 0 {
+		rctx, cancel = context.WithTimeoutCause(ctx, timeout, errRateTimeout)
+	}
+	defer cancel()
+	rating, err := r.Rate(rctx, p.Givens)
+	if err != nil {
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) && errors.Is(context.Cause(rctx), errRateTimeout) {
+			return rated{Rating: sudokulab.Rating{PuzzleID: p.ID, Rater: r.Name()}, cutShort: true}, nil
+		}
+		return rated{}, err
+	}
+	rating.PuzzleID = p.ID
+	return rated{Rating: rating}, nil
 }
 
 // ratingWriter writes ratings in short transactions: when batch puzzles'
@@ -280,12 +326,21 @@ func (w *ratingWriter) flush(ctx context.Context) error {
 
 // rateSummary accumulates what rate prints for one rater.
 type rateSummary struct {
-	rated, valued, skipped int
-	sum                    float64
-	labels                 map[string]int
+	rated, valued, skipped, cutShort int
+	sum                              float64
+	labels                           map[string]int
+	// cutShortIDs lists the first puzzles whose rating was cut short.
+	cutShortIDs []int64
 }
 
+// cutShortShown bounds the puzzle ids rate names per rater when ratings
+// were cut short.
+const cutShortShown = 10
+
 func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
+	if o.timeout < 0 {
+		return sudokulab.Errorf(sudokulab.EINVALID, "--timeout %s: want a duration of 0 (no limit) or more", o.timeout)
+	}
 	d, err := o.open(ctx)
 	if err != nil {
 		return err
@@ -340,8 +395,18 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 	if every <= 0 {
 		every = rateEvery
 	}
-	err = rateAll(ctx, work, o.jobs, func(r sudokulab.Rating) error {
+	err = rateAll(ctx, work, o.jobs, o.timeout, func(r rated) error {
 		s := summaries[r.Rater]
+		if r.cutShort {
+			// Not stored: a partial rating must not be averaged or
+			// grouped as if complete, and having no row, the puzzle is
+			// rated again by the next rate.
+			s.cutShort++
+			if len(s.cutShortIDs) < cutShortShown {
+				s.cutShortIDs = append(s.cutShortIDs, r.PuzzleID)
+			}
+			return nil
+		}
 		s.rated++
 		if r.Value != nil {
 			s.valued++
@@ -350,7 +415,7 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 		if r.Label != "" {
 			s.labels[r.Label]++
 		}
-		return w.add(ctx, r)
+		return w.add(ctx, r.Rating)
 	}, func() error { return w.flush(ctx) }, every)
 	if err == nil {
 		err = w.flush(ctx)
@@ -368,6 +433,22 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "rated %d puzzles by %d raters; skipped %d ratings already stored by the same rater version and options (--force rates them again)\n",
 		len(work), len(rs), skipped)
+	for _, r := range rs {
+		s := summaries[r.Name()]
+		if s.cutShort == 0 {
+			continue
+		}
+		ids := make([]string, len(s.cutShortIDs))
+		for i, id := range s.cutShortIDs {
+			ids[i] = fmt.Sprint(id)
+		}
+		more := ""
+		if s.cutShort > len(ids) {
+			more = fmt.Sprintf(" and %d more", s.cutShort-len(ids))
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d ratings cut short by --timeout %s, not stored (puzzles %s%s); rate again with a longer --timeout, or --timeout 0 for none, to finish them\n",
+			r.Name(), s.cutShort, o.timeout, strings.Join(ids, ", "), more)
+	}
 	rows := make([][]any, 0, len(rs))
 	for _, r := range rs {
 		s := summaries[r.Name()]
@@ -380,7 +461,7 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 			labels = append(labels, fmt.Sprintf("%s:%d", l, n))
 		}
 		slices.Sort(labels)
-		rows = append(rows, []any{r.Name(), r.Version(), r.Options(), s.rated, s.skipped, mean, strings.Join(labels, " ")})
+		rows = append(rows, []any{r.Name(), r.Version(), r.Options(), s.rated, s.skipped, s.cutShort, mean, strings.Join(labels, " ")})
 	}
-	return writeRows(cmd.OutOrStdout(), o.format, []string{"rater", "version", "options", "puzzles", "skipped", "mean_value", "labels"}, rows)
+	return writeRows(cmd.OutOrStdout(), o.format, []string{"rater", "version", "options", "puzzles", "skipped", "cut_short", "mean_value", "labels"}, rows)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"sudokulab"
+	"sudokulab/internal/gridgen"
 	"sudokulab/raters"
 	"sudokulab/solvers"
 )
@@ -22,8 +23,8 @@ func TestRateAll(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("rate: exit %d: %s", code, errOut)
 	}
-	if !strings.HasPrefix(out, "rater,version,options,puzzles,skipped,mean_value,labels\nbacktrack,1,") ||
-		!strings.Contains(out, "\ngivens,1,{},4,0,") || !strings.Contains(out, "\nhuman,1,{},4,0,") {
+	if !strings.HasPrefix(out, "rater,version,options,puzzles,skipped,cut_short,mean_value,labels\nbacktrack,1,") ||
+		!strings.Contains(out, "\ngivens,1,{},4,0,0,") || !strings.Contains(out, "\nhuman,1,{},4,0,0,") {
 		t.Errorf("summary %q", out)
 	}
 	if !strings.Contains(errOut, "rated 4 puzzles by 3 raters; skipped 0 ratings") {
@@ -80,6 +81,7 @@ func TestRateErrors(t *testing.T) {
 		{"option of another rater", []string{"rate", "--rater", "human", "--option", "backtrack.samples=2"}, exitInvalid, "not human"},
 		{"unknown configuration", []string{"rate", "--rater", "empirical", "--option", "config=nope"}, exitNotFound, `"nope" not found`},
 		{"bad predicate", []string{"rate", "--rater", "givens", "--where", "givens <"}, exitInvalid, "syntax error"},
+		{"negative timeout", []string{"rate", "--rater", "givens", "--timeout", "-1s"}, exitInvalid, "--timeout -1s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -122,7 +124,7 @@ func BenchmarkRateAll(b *testing.B) {
 	}
 	for b.Loop() {
 		n := 0
-		if err := rateAll(ctx, work, 0, func(sudokulab.Rating) error { n++; return nil }, nil, 0); err != nil {
+		if err := rateAll(ctx, work, 0, 0, func(rated) error { n++; return nil }, nil, 0); err != nil {
 			b.Fatal(err)
 		}
 		if n != len(work)*len(rs) {
@@ -188,5 +190,62 @@ func TestRateInterruptedResumes(t *testing.T) {
 				t.Errorf("ratings from before the interruption: %s", n)
 			}
 		}
+	}
+}
+
+// TestRateTimeout rates a 25x25 puzzle under a 1 ms --timeout: the
+// backtrack and human ratings are cut short, reported and not stored, and
+// rate again with a long --timeout finishes them (the givens rating, done
+// in time, is skipped).
+func TestRateTimeout(t *testing.T) {
+	dbPath := initDB(t, filepath.Join(t.TempDir(), "lab.db"))
+	mustRun(t, "--db", dbPath, "puzzles", "add", "--collection", "big", gridgen.Pattern(5, 60, 1).String())
+	rate := func(timeout string) (string, string) {
+		t.Helper()
+		start := time.Now()
+		out, errOut, code := run(t, "--db", dbPath, "--format", "csv", "rate", "--rater", "all", "--collection", "big", "--timeout", timeout, "--jobs", "1")
+		if code != 0 {
+			t.Fatalf("rate --timeout %s: exit %d: %s", timeout, code, errOut)
+		}
+		t.Logf("rate --timeout %s: %v", timeout, time.Since(start))
+		return out, errOut
+	}
+	stored := func() string {
+		t.Helper()
+		return mustRun(t, "--db", dbPath, "--format", "csv", "sql", "SELECT rater, value IS NOT NULL AS valued FROM ratings ORDER BY rater")
+	}
+
+	out, errOut := rate("1ms")
+	for _, want := range []string{"\nbacktrack,1,", "\nhuman,1,{},0,0,1,,\n", "\ngivens,1,{},1,0,0,60,\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary %q lacks %q", out, want)
+		}
+	}
+	if !strings.Contains(out, `"{""limit"":2,""samples"":8,""seed"":1}",0,0,1,,`) {
+		t.Errorf("backtrack not cut short: %q", out)
+	}
+	for _, want := range []string{"backtrack: 1 ratings cut short by --timeout 1ms, not stored (puzzles 1)",
+		"human: 1 ratings cut short by --timeout 1ms, not stored (puzzles 1); rate again with a longer --timeout"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q lacks %q", errOut, want)
+		}
+	}
+	if got := stored(); got != "rater,valued\ngivens,1\n" {
+		t.Errorf("after the cut-short ratings, stored:\n%s", got)
+	}
+
+	// The cut-short ratings are not skipped: rate again finishes them.
+	out, errOut = rate("1m")
+	if !strings.Contains(errOut, "skipped 1 ratings") || strings.Contains(errOut, "cut short") {
+		t.Errorf("stderr %q", errOut)
+	}
+	if !strings.Contains(out, "\nhuman,1,{},1,0,0,0,beyond:1\n") || !strings.Contains(out, "\ngivens,1,{},0,1,0,,\n") {
+		t.Errorf("summary %q", out)
+	}
+	if got := stored(); got != "rater,valued\nbacktrack,1\ngivens,1\nhuman,1\n" {
+		t.Errorf("after rating again, stored:\n%s", got)
+	}
+	if _, errOut = rate("1ms"); !strings.Contains(errOut, "skipped 3 ratings") {
+		t.Errorf("a third rate: stderr %q", errOut)
 	}
 }

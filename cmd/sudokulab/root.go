@@ -146,6 +146,7 @@ The schema is documented in docs/schema.md.`,
 	root.AddCommand(
 		newCollectionsCmd(opts),
 		newConfigsCmd(opts),
+		newCountCmd(opts),
 		newDedupeCmd(opts),
 		newExperimentsCmd(opts),
 		newExportCmd(opts),

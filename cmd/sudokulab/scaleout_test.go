@@ -22,6 +22,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/internal/gridgen"
 	"sudokulab/internal/paperdata"
 	"sudokulab/internal/pgtest"
 )
@@ -283,5 +284,66 @@ func TestWorkersSurviveSIGKILL(t *testing.T) {
 func init() {
 	if os.Getenv(envMain) == "1" {
 		main()
+	}
+}
+
+// TestCountSurvivesSIGKILL kills `count` with SIGKILL while it counts:
+// the counts it finished before are kept, and counting again does only
+// the rest.
+func TestCountSurvivesSIGKILL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes for several seconds")
+	}
+	dir := t.TempDir()
+	dbPath := initDB(t, filepath.Join(dir, "lab.db"))
+	// Two 25x25 puzzles, counted in id order: about 0.4 s, then 3.5 s.
+	var b strings.Builder
+	for _, seed := range []uint64{2, 6} {
+		p, _ := gridgen.Shuffled(5, 0.50, seed)
+		b.WriteString(p.String() + "\n")
+	}
+	file := filepath.Join(dir, "g25.txt")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := run(t, "--db", dbPath, "import", file, "--collection", "g25", "--count-timeout", "1ms"); code != 0 {
+		t.Fatalf("import: exit %d: %s", code, errOut)
+	}
+	d, err := db.OpenOptions(context.Background(), dbPath, db.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	counted := func() int64 {
+		return count(t, d, `SELECT COUNT(*) FROM puzzles WHERE solution_count IS NOT NULL AND count_status = 'counted'`)
+	}
+	if n := counted(); n != 0 {
+		t.Fatalf("%d puzzles counted within 1 ms; want none, for the test to mean something", n)
+	}
+	p := start(t, "--db", dbPath, "count", "--collection", "g25", "--timeout", "30s", "--jobs", "1")
+	deadline := time.Now().Add(time.Minute)
+	for counted() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("count stored nothing in a minute")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-p.done
+	kept := counted()
+	if kept == 0 || kept == 2 {
+		t.Fatalf("%d counts kept after the kill; want some but not all (the test needs a kill mid-way)", kept)
+	}
+	out, errOut, code := run(t, "--db", dbPath, "count", "--collection", "g25", "--timeout", "30s")
+	if code != 0 {
+		t.Fatalf("count again: exit %d: %s", code, errOut)
+	}
+	if n := counted(); n != 2 {
+		t.Errorf("%d of 2 counted after counting again; output %s %s", n, out, errOut)
+	}
+	if !strings.Contains(out+errOut, fmt.Sprintf("of %d puzzle", 2-kept)) {
+		t.Errorf("counting again should take only the %d left: %s %s", 2-kept, out, errOut)
 	}
 }

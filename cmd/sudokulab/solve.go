@@ -2,18 +2,22 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"sudokulab"
+	"sudokulab/importers/pipeline"
 	"sudokulab/solvers/exact"
 )
 
 type solveOptions struct {
 	*options
-	box   string
-	limit int
+	box          string
+	limit        int
+	countTimeout time.Duration
 }
 
 func newSolveCmd(opts *options) *cobra.Command {
@@ -23,7 +27,9 @@ func newSolveCmd(opts *options) *cobra.Command {
 		Short: "Solve one puzzle exactly and count its solutions",
 		Long: `solve runs the exact solver (constraint propagation with backtracking) on one
 grid, prints the solution as a board, the number of solutions up to --limit,
-and the effort it took. It does not touch the database.
+and the effort it took. It does not touch the database. Counting stops
+after --count-timeout (default 10s): the count is then undetermined, said
+so plainly, with the solution if one was found.
 
 GRID is the canonical text form: one line of N*N cells, '.' (or 0 - * _ x)
 for blanks, 1-9 then A-W for larger grids. White space is ignored.`,
@@ -36,6 +42,8 @@ for blanks, 1-9 then A-W for larger grids. White space is ignored.`,
 	}
 	cmd.Flags().StringVar(&o.box, "box", "", "box shape RxC (default: the usual shape for the grid's size)")
 	cmd.Flags().IntVar(&o.limit, "limit", 2, "stop counting solutions at this many")
+	cmd.Flags().DurationVar(&o.countTimeout, "count-timeout", pipeline.DefaultCountTimeout,
+		"time to count the solutions before the count is left undetermined (0: the default, negative: no limit)")
 	return cmd
 }
 
@@ -47,8 +55,21 @@ func runSolve(ctx context.Context, cmd *cobra.Command, o *solveOptions, arg stri
 	if o.limit < 1 {
 		return sudokulab.Errorf(sudokulab.EINVALID, "--limit %d: want at least 1", o.limit)
 	}
-	res, err := exact.Solve(ctx, g, o.limit)
-	if err != nil {
+	sctx, cancel := ctx, context.CancelFunc(func() {})
+	budget := pipeline.CountBudget(o.countTimeout)
+	if budget > 0 {
+		sctx, cancel = context.WithTimeout(ctx, budget)
+	}
+	start := time.Now()
+	res, err := exact.Solve(sctx, g, o.limit)
+	cancel()
+	elapsed := time.Since(start)
+	undetermined := false
+	switch {
+	case err == nil:
+	case ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
+		undetermined = true
+	default:
 		return err
 	}
 	w := cmd.OutOrStdout()
@@ -57,20 +78,30 @@ func runSolve(ctx context.Context, cmd *cobra.Command, o *solveOptions, arg stri
 		if res.Count > 0 {
 			sol = res.Solution.String()
 		}
+		var count any = res.Count
+		status := sudokulab.CountCounted
+		if undetermined {
+			count, status = nil, sudokulab.CountUndetermined
+		}
 		return writeRows(w, o.format,
-			[]string{"puzzle", "givens", "solutions", "limit", "solution", "propagations", "guesses", "backtracks"},
-			[][]any{{g.String(), g.Givens(), res.Count, o.limit, sol, res.Effort.Propagations, res.Effort.Guesses, res.Effort.Backtracks}})
+			[]string{"puzzle", "givens", "solutions", "limit", "count_status", "count_seconds", "solution", "propagations", "guesses", "backtracks"},
+			[][]any{{g.String(), g.Givens(), count, o.limit, status, elapsed.Seconds(), sol, res.Effort.Propagations, res.Effort.Guesses, res.Effort.Backtracks}})
 	}
 	fmt.Fprintf(w, "puzzle (%s, %d givens):\n%s", g.Shape, g.Givens(), g.Pretty())
 	if res.Count > 0 {
 		label := "solution"
-		if res.Count > 1 {
+		if res.Count > 1 || undetermined {
 			label = "first solution found"
 		}
 		fmt.Fprintf(w, "%s:\n%s", label, res.Solution.Pretty())
 		fmt.Fprintf(w, "%s\n", res.Solution)
 	}
-	fmt.Fprintf(w, "solutions: %s\n", solutionCountText(res.Count, o.limit))
+	if undetermined {
+		fmt.Fprintf(w, "solutions: undetermined: counting stopped after %v (--count-timeout) with %d found; a longer --count-timeout may settle it\n",
+			budget, res.Count)
+	} else {
+		fmt.Fprintf(w, "solutions: %s\n", solutionCountText(res.Count, o.limit))
+	}
 	fmt.Fprintf(w, "effort: %d propagations, %d guesses, %d backtracks\n",
 		res.Effort.Propagations, res.Effort.Guesses, res.Effort.Backtracks)
 	return nil

@@ -1,7 +1,8 @@
 // Package pipeline imports puzzle files into the laboratory database: it
 // decodes a file with its importers format, checks every puzzle, counts
-// its solutions with the exact solver and computes its symmetry form on
-// every core, and stores the puzzles, their memberships and ratings with
+// its solutions with the exact solver within a time budget per puzzle
+// (Options.CountTimeout; a count cut short is stored as undetermined) and
+// computes its symmetry form on every core, and stores the puzzles, their memberships and ratings with
 // the import's provenance.
 //
 // The work is a pipeline: one goroutine decodes the file into batches, a
@@ -68,11 +69,21 @@ type Options struct {
 	// SkipInvalid imports the valid puzzles of a file with bad entries and
 	// lists the rejected ones; otherwise a bad entry fails the import.
 	SkipInvalid bool
-	// RequireUnique rejects puzzles without exactly one solution.
+	// RequireUnique rejects puzzles without exactly one solution, and
+	// those whose count is undetermined within CountTimeout.
 	RequireUnique bool
+	// CountTimeout is the budget of each puzzle's solution count (wall
+	// time): 0 means DefaultCountTimeout (10s), a negative value no limit.
+	// A puzzle whose count the budget cuts short is stored all the same,
+	// with count status sudokulab.CountUndetermined, no solution count and
+	// the solution if one was found.
+	CountTimeout time.Duration
 	// Workers is the number of goroutines solving puzzles; 0 means
 	// GOMAXPROCS.
 	Workers int
+	// Slot, when not nil, is the file's place in a Sequence of files
+	// imported at once.
+	Slot *Slot
 	// Progress, when not nil, is told how the import advances.
 	Progress Progress
 }
@@ -109,8 +120,11 @@ type Result struct {
 	// but did not check.
 	Resumed      bool
 	ResumedAfter int
-	// Checked counts the puzzles this call checked with the exact solver.
-	Checked int
+	// Checked counts the puzzles this call checked with the exact solver;
+	// Undetermined those of them stored with their count undetermined
+	// (the count budget ran out).
+	Checked      int
+	Undetermined int
 	// Rejected lists the entries not imported, with SkipInvalid, that this
 	// call checked (a resumed import's earlier rejections are in the
 	// import's notes).
@@ -146,6 +160,7 @@ type item struct {
 type batch struct {
 	seq   int
 	items []item
+	side  int   // the largest grid side of the batch's puzzles
 	bytes int64 // decoded so far when the batch was cut
 	// skip is what the records an earlier run stored say, on the first
 	// batch of a resumed import.
@@ -165,6 +180,9 @@ type skipped struct {
 // was stored hidden for a re-run to resume.
 func ImportFile(ctx context.Context, d *db.DB, path string, o Options) (*Result, error) {
 	start := time.Now()
+	if o.Slot != nil {
+		defer o.Slot.Done()
+	}
 	if o.Registry == nil {
 		o.Registry = importers.Default()
 	}
@@ -205,6 +223,11 @@ func ImportFile(ctx context.Context, d *db.DB, path string, o Options) (*Result,
 		collection = defaultCollection(path)
 	}
 	res := &Result{File: path, Format: format.Name, Collection: collection}
+	if o.Slot != nil {
+		if err := o.Slot.waitBegin(ctx, sum); err != nil {
+			return nil, err
+		}
+	}
 	prev, name, found, err := db.FindImport(ctx, d, sum, o.Collection)
 	if err != nil {
 		return nil, err
@@ -223,6 +246,9 @@ func ImportFile(ctx context.Context, d *db.DB, path string, o Options) (*Result,
 		pace:        db.NewPacer(d)}
 	if err := imp.begin(ctx); err != nil {
 		return nil, err
+	}
+	if o.Slot != nil {
+		o.Slot.begun()
 	}
 	if o.Progress != nil {
 		o.Progress.Start(path, st.Size())
@@ -588,7 +614,10 @@ func (imp *importer) run(ctx context.Context, f io.Reader) error {
 				continue
 			}
 			b.items = append(b.items, item{rec: rec, err: err})
-			if len(b.items) == batchSize && !send() {
+			if err == nil {
+				b.side = max(b.side, rec.Grid.Shape.N())
+			}
+			if len(b.items) >= batchLimit(b.side) && !send() {
 				return
 			}
 		}
@@ -602,7 +631,7 @@ func (imp *importer) run(ctx context.Context, f io.Reader) error {
 			)
 			for b := range jobs {
 				for i := range b.items {
-					check(ctx, &b.items[i], &solver, &canon, o.RequireUnique, &imp.checked)
+					check(ctx, &b.items[i], &solver, &canon, o.RequireUnique, o.CountTimeout, &imp.checked)
 				}
 				select {
 				case results <- b:
@@ -621,6 +650,14 @@ func (imp *importer) run(ctx context.Context, f io.Reader) error {
 		for range results {
 		}
 		return err
+	}
+	took := false
+	turn := func() error {
+		if took || o.Slot == nil {
+			return nil
+		}
+		took = true
+		return o.Slot.waitStore(ctx)
 	}
 	waiting := map[int]*batch{}
 	next := 0
@@ -654,6 +691,9 @@ func (imp *importer) run(ctx context.Context, f io.Reader) error {
 			if len(group) == 0 {
 				break
 			}
+			if err := turn(); err != nil {
+				return stop(err)
+			}
 			if sk := group[0].skip; sk != nil {
 				if err := imp.skipped(ctx, sk); err != nil {
 					return stop(err)
@@ -672,6 +712,9 @@ func (imp *importer) run(ctx context.Context, f io.Reader) error {
 	}
 	if o.Progress != nil {
 		o.Progress.Update(cr.n.Load(), im.PuzzlesNew+im.PuzzlesDuplicate)
+	}
+	if err := turn(); err != nil {
+		return err
 	}
 	return imp.publish(ctx)
 }
@@ -712,10 +755,75 @@ func contains(names []string, name string) bool {
 	return false
 }
 
-// check validates the puzzle of an item, counts its solutions, checks the
-// solution the file gives and computes the symmetry form. It counts the
-// puzzles it solves in checked.
-func check(ctx context.Context, it *item, solver *exact.Solver, canon *symmetry.Canonicalizer, requireUnique bool, checked *atomic.Int64) {
+// batchLimit is the most records of a batch whose largest grid has side n:
+// batchSize for grids up to 9x9, fewer for larger ones, whose counts can
+// each take up to the count budget, so that the workers share them.
+func batchLimit(n int) int {
+	switch {
+	case n <= 9:
+		return batchSize
+	case n <= 16:
+		return 16
+	}
+	return 1
+}
+
+// DefaultCountTimeout is the budget of one puzzle's solution count when
+// Options.CountTimeout is 0.
+const DefaultCountTimeout = 10 * time.Second
+
+// CountBudget returns the budget a CountTimeout option means: timeout
+// itself, DefaultCountTimeout for 0, and 0 (no limit) for a negative one.
+func CountBudget(timeout time.Duration) time.Duration {
+	switch {
+	case timeout == 0:
+		return DefaultCountTimeout
+	case timeout < 0:
+		return 0
+	}
+	return timeout
+}
+
+// Count counts the solutions of g up to 2 with solver, within the budget
+// CountBudget(timeout), and returns g as a Puzzle with its count: status
+// sudokulab.CountCounted with SolutionCount and, when unique, the
+// solution; or, when the budget ran out, sudokulab.CountUndetermined
+// without a count but with the solution found so far, if any. CountSeconds
+// is the wall time the count took. The exact solver's result comes too.
+// Only a malformed grid or the end of ctx itself is an error.
+func Count(ctx context.Context, solver *exact.Solver, g sudokulab.Grid, timeout time.Duration) (*sudokulab.Puzzle, exact.Result, error) {
+	cctx, cancel := ctx, context.CancelFunc(func() {})
+	if budget := CountBudget(timeout); budget > 0 {
+		cctx, cancel = context.WithTimeout(ctx, budget)
+	}
+	defer cancel()
+	start := time.Now()
+	r, err := solver.Solve(cctx, g, 2)
+	p := &sudokulab.Puzzle{Givens: g, CountSeconds: time.Since(start).Seconds()}
+	switch {
+	case err == nil:
+		count := r.Count
+		p.SolutionCount, p.CountStatus = &count, sudokulab.CountCounted
+		if count == 1 {
+			p.Solution = r.Solution
+		}
+	case ctx.Err() != nil:
+		return nil, r, ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded):
+		p.CountStatus = sudokulab.CountUndetermined
+		if r.Count > 0 {
+			p.Solution = r.Solution
+		}
+	default:
+		return nil, r, err
+	}
+	return p, r, nil
+}
+
+// check validates the puzzle of an item, counts its solutions within the
+// count budget, checks the solution the file gives and computes the
+// symmetry form. It counts the puzzles it solves in checked.
+func check(ctx context.Context, it *item, solver *exact.Solver, canon *symmetry.Canonicalizer, requireUnique bool, countTimeout time.Duration, checked *atomic.Int64) {
 	if it.err != nil || it.rec.Note != "" || ctx.Err() != nil {
 		return
 	}
@@ -725,30 +833,29 @@ func check(ctx context.Context, it *item, solver *exact.Solver, canon *symmetry.
 		return
 	}
 	checked.Add(1)
-	r, err := solver.Solve(ctx, g, 2)
+	p, r, err := Count(ctx, solver, g, countTimeout)
 	if err != nil {
 		it.err = err
 		return
 	}
+	unique := p.SolutionCount != nil && *p.SolutionCount == 1
 	switch {
-	case requireUnique && r.Count == 0:
+	case requireUnique && p.SolutionCount == nil:
+		it.reject = fmt.Sprintf("count undetermined within the budget of %v (--require-unique)", CountBudget(countTimeout))
+		return
+	case requireUnique && *p.SolutionCount == 0:
 		it.reject = "no solution (--require-unique)"
 		return
-	case requireUnique && r.Count > 1:
+	case requireUnique && *p.SolutionCount > 1:
 		it.reject = "two or more solutions (--require-unique)"
 		return
-	}
-	count := r.Count
-	p := &sudokulab.Puzzle{Givens: g, SolutionCount: &count}
-	if count == 1 {
-		p.Solution = r.Solution
 	}
 	if s := it.rec.Solution; s.Cells != nil {
 		if err := sudokulab.CheckSolution(g, s); err != nil {
 			it.reject = "the solution given is wrong: " + err.Error()
 			return
 		}
-		if count == 1 && !s.Equal(r.Solution) {
+		if unique && !s.Equal(r.Solution) {
 			geo := g.Geometry()
 			for i := range s.Cells {
 				if s.Cells[i] != r.Solution.Cells[i] {
@@ -941,6 +1048,11 @@ func (imp *importer) store(ctx context.Context, bs []*batch) error {
 	}
 	res.Import, imp.first = next, first
 	imp.records += records
+	for _, r := range p.rows {
+		if r.Puzzle.CountStatus == sudokulab.CountUndetermined {
+			res.Undetermined++
+		}
+	}
 	if first != "" && !contains(res.Collections, first) {
 		res.Collections = append([]string{first}, res.Collections...)
 	}

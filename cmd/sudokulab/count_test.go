@@ -1,0 +1,110 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"sudokulab"
+	"sudokulab/internal/gridgen"
+)
+
+func TestCountUndetermined(t *testing.T) {
+	hard := shuffled(5, 0.45, 1)   // 25x25: not counted in seconds
+	medium := shuffled(5, 0.50, 2) // 25x25: about 0.5 s to count
+	dbPath := initDB(t, filepath.Join(t.TempDir(), "lab.db"))
+	file := filepath.Join(t.TempDir(), "large.txt")
+	if err := os.WriteFile(file, []byte(hard.String()+"\n"+medium.String()+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	out, errOut, code := run(t, "--db", dbPath, "import", "--format", "line", "--count-timeout", "50ms", file)
+	if code != 0 || !strings.Contains(out, "2 of the 2 puzzles counted left their count undetermined") {
+		t.Fatalf("import: exit %d, %q %q", code, out, errOut)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("import took %v", took)
+	}
+	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "puzzles", "list")
+	if want := "id,size,givens,solutions,grid\n1,25,282,undetermined," + hard.String() + "\n2,25,313,undetermined," + medium.String() + "\n"; out != want {
+		t.Errorf("list = %q, want %q", out, want)
+	}
+	out, _, _ = run(t, "--db", dbPath, "puzzles", "show", "2")
+	if !strings.Contains(out, "solutions: undetermined") {
+		t.Errorf("show: %q", out)
+	}
+	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "query", "collection-summary")
+	if !strings.HasPrefix(out, "collection,puzzles,min_givens,mean_givens,max_givens,with_solution,unique_solution,undetermined,") ||
+		!strings.Contains(out, "\nlarge,2,282,297.5,313,") || !strings.Contains(out, ",0,2,") {
+		t.Errorf("collection-summary: %q", out)
+	}
+
+	steps := []struct {
+		name string
+		args []string
+		want string // in the output
+		// the count_status of each puzzle afterwards
+		status []string
+	}{
+		{"count with a bigger budget", []string{"count", "--timeout", "3s", "--jobs", "2"},
+			"counted 1 of 2 puzzles (0 unique, 1 with two or more solutions, 0 with none); 1 still undetermined within 3s each",
+			[]string{"undetermined", "counted"}},
+		{"again: the counted one is skipped", []string{"count", "--timeout", "100ms", "--collection", "large"},
+			"counted 0 of 1 puzzles (0 unique, 0 with two or more solutions, 0 with none); 1 still undetermined within 100ms each",
+			[]string{"undetermined", "counted"}},
+		{"nothing left in the selection", []string{"count", "--where", "id = 2"},
+			"counted 0 of 0 puzzles", []string{"undetermined", "counted"}},
+	}
+	for _, s := range steps {
+		t.Run(s.name, func(t *testing.T) {
+			out, errOut, code := run(t, append([]string{"--db", dbPath}, s.args...)...)
+			if code != 0 || !strings.Contains(out, s.want) {
+				t.Fatalf("exit %d, %q %q; want %q", code, out, errOut, s.want)
+			}
+			out, _, _ = run(t, "--db", dbPath, "--format", "csv", "sql",
+				"SELECT count_status, solution_count IS NULL, count_seconds > 0 FROM puzzles ORDER BY id")
+			want := "count_status,solution_count IS NULL,count_seconds > 0\n"
+			for _, st := range s.status {
+				null := "0"
+				if st == "undetermined" {
+					null = "1"
+				}
+				want += st + "," + null + ",1\n"
+			}
+			if out != want {
+				t.Errorf("stored:\n%s\nwant:\n%s", out, want)
+			}
+		})
+	}
+}
+
+func TestCountTimeoutFlags(t *testing.T) {
+	hard := shuffled(5, 0.45, 1).String()
+	dbPath := initDB(t, filepath.Join(t.TempDir(), "lab.db"))
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"solve", []string{"solve", "--count-timeout", "50ms", hard}, "solutions: undetermined: counting stopped after 50ms"},
+		{"puzzles add", []string{"puzzles", "add", "--count-timeout", "50ms", hard}, "added puzzle 1 (282 givens, solutions: undetermined"},
+		{"puzzles add 9x9", []string{"puzzles", "add", "--count-timeout", "50ms", escargot}, "added puzzle 2 (23 givens, solutions: 1 (unique))"},
+		{"solve json", []string{"--format", "json", "solve", "--count-timeout", "50ms", hard}, `"count_status": "undetermined"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := run(t, append([]string{"--db", dbPath}, tt.args...)...)
+			if code != 0 || !strings.Contains(out, tt.want) {
+				t.Errorf("exit %d, %q %q; want %q", code, out, errOut, tt.want)
+			}
+		})
+	}
+}
+
+// shuffled is gridgen.Shuffled's puzzle.
+func shuffled(b int, frac float64, seed uint64) sudokulab.Grid {
+	p, _ := gridgen.Shuffled(b, frac, seed)
+	return p
+}
