@@ -80,6 +80,22 @@ func TestCountUndetermined(t *testing.T) {
 	}
 }
 
+// TestRunOnUndeterminedCount runs a solver on a puzzle whose count is
+// undetermined: the run works, and its record (run_results) says that the
+// puzzle's count is undetermined.
+func TestRunOnUndeterminedCount(t *testing.T) {
+	dbPath := initDB(t, filepath.Join(t.TempDir(), "lab.db"))
+	mustRun(t, "--db", dbPath, "puzzles", "add", "--collection", "large", "--count-timeout", "50ms", shuffled(5, 0.45, 1).String())
+	out, errOut, code := run(t, "--db", dbPath, "run", "--collection", "large", "--solver", "exact", "--timeout", "200ms")
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s %s", code, out, errOut)
+	}
+	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "sql", "SELECT status, solution_count, count_status FROM run_results")
+	if out != "status,solution_count,count_status\ntimeout,,undetermined\n" {
+		t.Errorf("run_results: %q, want one timed-out run on a puzzle whose count is undetermined", out)
+	}
+}
+
 func TestCountTimeoutFlags(t *testing.T) {
 	hard := shuffled(5, 0.45, 1).String()
 	dbPath := initDB(t, filepath.Join(t.TempDir(), "lab.db"))
