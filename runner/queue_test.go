@@ -115,7 +115,9 @@ func TestWorkersShareAPlan(t *testing.T) {
 			ctx := context.Background()
 			open := be.open(t)
 			d := open(t)
-			ls := lsConfig(t, d, "ls", map[string]string{"delay_us": "200"})
+			// Runs of some 20 ms and claims of at most 4, so that no
+			// worker takes the whole plan before the others start.
+			ls := lsConfig(t, d, "ls", map[string]string{"delay_us": "1000", "restart": "0"})
 			exp, cfgs := queuePlan(t, d, "share", 60, db.Budget{MaxGenerations: 20_000}, ls)
 			var (
 				wg   sync.WaitGroup
@@ -127,8 +129,9 @@ func TestWorkersShareAPlan(t *testing.T) {
 				wg.Go(func() {
 					q := &runner.DBQueue{DB: h, Worker: fmt.Sprintf("w%d", i), ExperimentID: exp, Lease: 5 * time.Second}
 					sum, err := runner.Work(ctx, q, fixedCatalog{h, cfgs}, runner.WorkOptions{
-						Options: runner.Options{Jobs: 1, Host: fmt.Sprintf("host%d", i), BatchRuns: 4},
-						Poll:    20 * time.Millisecond,
+						Options:  runner.Options{Jobs: 1, Host: fmt.Sprintf("host%d", i), BatchRuns: 4},
+						Poll:     20 * time.Millisecond,
+						MaxClaim: 4,
 					})
 					if err != nil {
 						t.Errorf("worker %d: %v", i, err)
