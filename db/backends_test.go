@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"sudokulab"
@@ -139,4 +140,47 @@ func TestReadQueryNumbersForText(t *testing.T) {
 			t.Errorf("count %s, want 1", n)
 		}
 	})
+}
+
+// TestConcurrentFirstOpenPostgres opens one new PostgreSQL database from
+// several pools at once, as several workers started together would: the
+// migrations run once, under goose's advisory lock, and every pool opens.
+func TestConcurrentFirstOpenPostgres(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.DSN(t)
+	const n = 4
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			d, err := db.Open(ctx, dsn)
+			if err == nil {
+				err = d.CheckVersion(ctx)
+				d.Close()
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("opener %d: %v", i, err)
+		}
+	}
+	d := openTarget(t, dsn)
+	var times int
+	if err := d.GetContext(ctx, &times, `SELECT COUNT(*) FROM goose_db_version WHERE version_id = 1`); err != nil || times != 1 {
+		t.Errorf("migration 1 recorded %d times (%v), want once", times, err)
+	}
+}
+
+// openTarget opens an existing database, closed at cleanup.
+func openTarget(t testing.TB, target string) *db.DB {
+	t.Helper()
+	d, err := db.Open(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
 }

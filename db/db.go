@@ -24,6 +24,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
 
 	"sudokulab"
 )
@@ -75,8 +76,18 @@ func OpenOptions(ctx context.Context, target string, opts Options) (*DB, error) 
 		return nil, err
 	}
 	d := &DB{DB: sqlx.NewDb(sqlDB, dl.driver), path: Redact(target), dialect: dl, readOnly: opts.ReadOnly}
-	d.provider, err = goose.NewProvider(dl.goose, sqlDB, dl.migrations,
-		goose.WithDisableGlobalRegistry(true), goose.WithTableName(versionTable))
+	popts := []goose.ProviderOption{goose.WithDisableGlobalRegistry(true), goose.WithTableName(versionTable)}
+	if dl == &postgresDialect && !opts.ReadOnly {
+		// Processes opening one new database at once migrate it one at a
+		// time, under an advisory lock.
+		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 120), lock.WithUnlockTimeout(1, 60))
+		if err != nil {
+			sqlDB.Close()
+			return nil, fmt.Errorf("db: migration lock: %w", err)
+		}
+		popts = append(popts, goose.WithSessionLocker(locker))
+	}
+	d.provider, err = goose.NewProvider(dl.goose, sqlDB, dl.migrations, popts...)
 	if err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("db: loading migrations: %w", err)
@@ -304,7 +315,29 @@ func (d *DB) MigrateUp(ctx context.Context) ([]MigrationResult, error) {
 // file at once both see the migrations pending; the second one's attempt
 // then fails, and it accepts the result if the first one got there.
 func (d *DB) migrateOnOpen(ctx context.Context) error {
+	// Usually there is nothing to do: look without taking the migration
+	// lock, which processes opening the database at once would queue on.
+	if ok, err := d.versioned(ctx); err == nil && ok {
+		if cur, target, err := d.provider.GetVersions(ctx); err == nil && cur >= target {
+			return d.CheckVersion(ctx)
+		}
+	}
 	_, upErr := d.MigrateUp(ctx)
+	// Another process may be half-way through the migrations (SQLite has
+	// no lock for them): wait for it to finish, trying again, for a while.
+	deadline := time.Now().Add(30 * time.Second)
+	for wait := 20 * time.Millisecond; upErr != nil && time.Now().Before(deadline); wait = min(2*wait, time.Second) {
+		cur, target, err := d.provider.GetVersions(ctx)
+		if err != nil || cur >= target {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+		_, upErr = d.MigrateUp(ctx)
+	}
 	v, err := d.Version(ctx)
 	if err != nil {
 		return errors.Join(upErr, err)
