@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -230,17 +229,12 @@ func ListPuzzles(ctx context.Context, x sqlx.ExtContext, where string, limit int
 	// Given the pool, the user's predicate runs on a read-only connection,
 	// whatever the command opened the database for.
 	if d, ok := x.(*DB); ok && !d.readOnly && strings.TrimSpace(where) != "" {
-		conn, err := d.Connx(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("db: %w", err)
-		}
-		defer conn.Close()
-		restore, err := d.dialect.readOnly(ctx, conn.Conn)
+		conn, release, err := d.readOnlyConn(ctx)
 		if err != nil {
 			return nil, err
 		}
-		defer restore()
-		x = readOnlyConn{conn, d.DB}
+		defer release()
+		x = connExt{conn, d.DB}
 	}
 	// No placeholders, so no Rebind: a '?' in the predicate is the user's.
 	rows, err := x.QueryxContext(ctx, q)
@@ -262,16 +256,15 @@ func ListPuzzles(ctx context.Context, x sqlx.ExtContext, where string, limit int
 	return out, nil
 }
 
-// readOnlyConn is one connection of a pool, made read-only, as a
-// sqlx.ExtContext.
-type readOnlyConn struct {
+// connExt is one connection of a pool as a sqlx.ExtContext.
+type connExt struct {
 	*sqlx.Conn
 	pool *sqlx.DB
 }
 
-func (c readOnlyConn) DriverName() string     { return c.pool.DriverName() }
-func (c readOnlyConn) Rebind(q string) string { return c.pool.Rebind(q) }
-func (c readOnlyConn) BindNamed(q string, arg any) (string, []any, error) {
+func (c connExt) DriverName() string     { return c.pool.DriverName() }
+func (c connExt) Rebind(q string) string { return c.pool.Rebind(q) }
+func (c connExt) BindNamed(q string, arg any) (string, []any, error) {
 	return c.pool.BindNamed(q, arg)
 }
 

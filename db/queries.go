@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+
+	"github.com/jmoiron/sqlx"
 )
 
 // ReadQuery runs one query with positional arguments (? placeholders) on
@@ -13,16 +15,11 @@ import (
 // control: it cannot change the database. An error reported by the
 // database is an EINVALID *sudokulab.Error "sql: <message>".
 func (d *DB) ReadQuery(ctx context.Context, query string, args ...any) (Table, error) {
-	conn, err := d.Connx(ctx)
-	if err != nil {
-		return Table{}, fmt.Errorf("db: %w", err)
-	}
-	defer conn.Close()
-	restore, err := d.dialect.readOnly(ctx, conn.Conn)
+	conn, release, err := d.readOnlyConn(ctx)
 	if err != nil {
 		return Table{}, err
 	}
-	defer restore()
+	defer release()
 	if d.dialect == &postgresDialect {
 		args = textArgs(args)
 	}
@@ -36,6 +33,21 @@ func (d *DB) ReadQuery(ctx context.Context, query string, args ...any) (Table, e
 		return Table{}, userSQLError(err)
 	}
 	return t, nil
+}
+
+// readOnlyConn takes a connection from the pool and makes it refuse every
+// change (see dialect.readOnly); release gives it back as it was.
+func (d *DB) readOnlyConn(ctx context.Context) (conn *sqlx.Conn, release func(), err error) {
+	conn, err = d.Connx(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("db: %w", err)
+	}
+	restore, err := d.dialect.readOnly(ctx, conn.Conn)
+	if err != nil {
+		conn.Close()
+		return nil, nil, err
+	}
+	return conn, func() { restore(); conn.Close() }, nil
 }
 
 // textArgs passes numbers as their text on PostgreSQL, which infers each

@@ -8,8 +8,10 @@ package db
 // (dialect.skipLocked).
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -168,16 +170,11 @@ func planPuzzles(ctx context.Context, d *DB, spec PlanSpec, after int64, n int) 
 		q += " AND (" + spec.Where + "\n)"
 	}
 	q = `SELECT DISTINCT id FROM (` + q + `) m ORDER BY id LIMIT ` + fmt.Sprint(n)
-	conn, err := d.Conn(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("db: %w", err)
-	}
-	defer conn.Close()
-	restore, err := d.dialect.readOnly(ctx, conn)
+	conn, release, err := d.readOnlyConn(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer restore()
+	defer release()
 	// No placeholders, so no Rebind: a '?' in the predicate is the user's.
 	rows, err := conn.QueryContext(ctx, q)
 	if err != nil {
@@ -202,20 +199,9 @@ func planPuzzles(ctx context.Context, d *DB, spec PlanSpec, after int64, n int) 
 }
 
 func sortedUnique(ids []int64) []int64 {
-	out := append([]int64(nil), ids...)
-	for i := 1; i < len(out); i++ { // insertion sort: the lists are short
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	k := 0
-	for i, id := range out {
-		if i == 0 || id != out[k-1] {
-			out[k] = id
-			k++
-		}
-	}
-	return out[:k]
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // enqueueChunk adds the work of the puzzles ids (the first at plan
@@ -388,11 +374,7 @@ func ClaimWork(ctx context.Context, d *DB, c Claim) ([]WorkItem, error) {
 		return nil, err
 	}
 	// RETURNING promises no order.
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].ID < out[j-1].ID; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	slices.SortFunc(out, func(a, b WorkItem) int { return cmp.Compare(a.ID, b.ID) })
 	return out, nil
 }
 

@@ -23,13 +23,19 @@ func LoadConfig(ctx context.Context, x sqlx.ExtContext, reg Registry, name strin
 	if err != nil {
 		return Config{}, err
 	}
+	return withSolver(c, reg)
+}
+
+// withSolver joins a stored configuration with its solver and parsed
+// parameters.
+func withSolver(c *sudokulab.Config, reg Registry) (Config, error) {
 	info, err := reg.Lookup(c.Solver)
 	if err != nil {
-		return Config{}, sudokulab.WrapError(sudokulab.EINVALID, err, "configuration %s", name)
+		return Config{}, sudokulab.WrapError(sudokulab.EINVALID, err, "configuration %s", c.Name)
 	}
 	params, err := info.ParseParams(c.Params)
 	if err != nil {
-		return Config{}, sudokulab.WrapError(sudokulab.EINVALID, err, "configuration %s", name)
+		return Config{}, sudokulab.WrapError(sudokulab.EINVALID, err, "configuration %s", c.Name)
 	}
 	return Config{Config: *c, Info: info, Params: params}, nil
 }

@@ -208,13 +208,8 @@ func Execute(ctx context.Context, d *db.DB, plan Plan, opts Options) (Summary, e
 			sum.ByOthers = max(0, sum.ByOthers-sum.Abandoned)
 		}
 	}
-	for i := range ws.Configs {
-		for j := range sum.Configs {
-			if sum.Configs[j].Name == ws.Configs[i].Name {
-				sum.Configs[j] = ws.Configs[i]
-			}
-		}
-	}
+	// Work lists the plan's configurations first, in plan order.
+	copy(sum.Configs, ws.Configs)
 	return sum, err
 }
 

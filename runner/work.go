@@ -486,7 +486,7 @@ func (c *DBCatalog) Config(ctx context.Context, id int64) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	rc, err := LoadConfig(ctx, c.DB, c.Registry, stored.Name)
+	rc, err := withSolver(stored, c.Registry)
 	if err != nil {
 		return nil, err
 	}
