@@ -284,6 +284,17 @@ type Run struct {
 	FinalGrid Grid `db:"final_grid"`
 	// WallSeconds is the elapsed wall-clock time, nil (NULL) when unknown.
 	WallSeconds *float64 `db:"wall_seconds"`
+	// CPUSeconds is the CPU time of the thread that ran the search, nil
+	// (NULL) where the platform cannot measure it and for runs recorded
+	// before it was measured.
+	CPUSeconds *float64 `db:"cpu_seconds"`
+	// PrefilterRevisions is the work of the AC3/GAC prefilter (see
+	// Result.PrefilterRevisions), nil (NULL) for a run without prefilter.
+	PrefilterRevisions *int64 `db:"prefilter_revisions"`
+	// Nodes and Guesses are the exact solver's search work (see
+	// Result.Nodes), nil (NULL) for the stochastic solvers.
+	Nodes   *int64 `db:"nodes"`
+	Guesses *int64 `db:"guesses"`
 	// Error is the failure message of a run with StatusError, else empty
 	// (NULL).
 	Error string `db:"error"`

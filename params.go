@@ -128,8 +128,12 @@ type SolverInfo struct {
 	Name    string
 	Summary string
 	// Paper cites the source, such as "Maire and Prissette 2012".
-	Paper  string
-	Params []ParamSpec
+	Paper string
+	// Counting says, in one sentence each, what the solver counts as an
+	// evaluation, a generation and a restart (or, for a tree search, a
+	// node and a guess), so that effort can be compared across solvers.
+	Counting string
+	Params   []ParamSpec
 	// Presets are named configurations reproducing the paper's
 	// experiments; every database gets them.
 	Presets []Preset

@@ -48,8 +48,21 @@ type Result struct {
 	// Status is how the search ended.
 	Status RunStatus
 	// Evaluations, Generations and Restarts count the work done, as the
-	// solver defines them in its doc comment.
+	// solver defines them in its doc comment and SolverInfo.Counting.
+	// An evaluation is one full evaluation of a candidate grid's cost, or
+	// the incremental evaluation that replaces one (the cost change of a
+	// move); the cost of the starting grid or population counts too, so a
+	// stochastic run reports at least one evaluation.
 	Evaluations, Generations, Restarts int64
+	// PrefilterRevisions is the work of the AC3/GAC prefilter before the
+	// search (ac3.Stats.Revisions), 0 for a search without prefilter. It is
+	// never folded into Evaluations.
+	PrefilterRevisions int64
+	// Nodes and Guesses are the work of a tree search (the exact solver):
+	// the nodes visited (guesses plus the root) and the guesses made. A
+	// tree search counts no evaluations; both are 0 for the stochastic
+	// solvers.
+	Nodes, Guesses int64
 }
 
 // Step is the progress a solver reports after each generation or

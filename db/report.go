@@ -159,7 +159,7 @@ func ExperimentHosts(ctx context.Context, x sqlx.ExtContext, name string) (Table
 // RunTable lists runs from the view run_results that match the SQL
 // predicate where (empty: all), newest first, at most limit (0: all).
 func RunTable(ctx context.Context, x sqlx.ExtContext, where string, limit int) (Table, error) {
-	q := `SELECT id, experiment, config, puzzle_id, seed, status, generations, evaluations, restarts, best_cost, wall_seconds, finished_at FROM run_results`
+	q := `SELECT id, experiment, config, puzzle_id, seed, status, generations, effort, effort_unit, restarts, best_cost, wall_seconds, cpu_seconds, finished_at FROM run_results`
 	if strings.TrimSpace(where) != "" {
 		if err := checkPredicate(where); err != nil {
 			return Table{}, err

@@ -75,13 +75,14 @@ func insertRun(ctx context.Context, x sqlx.ExtContext, r *sudokulab.Run, points 
 	err = x.QueryRowxContext(ctx, x.Rebind(`
 		INSERT INTO runs (experiment_id, puzzle_id, config_id, seed, max_evaluations, max_generations, timeout_ms,
 			status, evaluations, generations, restarts, best_cost, final_grid, wall_seconds, error,
-			code_version, host, started_at, finished_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			code_version, host, started_at, finished_at, cpu_seconds, prefilter_revisions, nodes, guesses)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		`+conflict+`
 		RETURNING id`),
 		nullID(r.ExperimentID), r.PuzzleID, r.ConfigID, r.Seed, r.MaxEvaluations, r.MaxGenerations, r.TimeoutMS,
 		string(r.Status), r.Evaluations, r.Generations, r.Restarts, r.BestCost, nullGrid(r.FinalGrid), r.WallSeconds,
-		nullStr(r.Error), r.CodeVersion, r.Host, FormatTime(r.StartedAt), FormatTime(r.FinishedAt)).Scan(&id)
+		nullStr(r.Error), r.CodeVersion, r.Host, FormatTime(r.StartedAt), FormatTime(r.FinishedAt),
+		r.CPUSeconds, r.PrefilterRevisions, r.Nodes, r.Guesses).Scan(&id)
 	if ifNew && errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
@@ -104,8 +105,11 @@ func keyOf(r *sudokulab.Run) runKey {
 	return runKey{r.PuzzleID, r.ConfigID, r.Seed, r.MaxEvaluations, r.MaxGenerations, r.TimeoutMS}
 }
 
-// insertRunsChunk bounds the runs of one multi-row INSERT (19 parameters
-// each, well under SQLite's 32,766 and PostgreSQL's 65,535).
+// runParams is the number of columns a run's INSERT sets.
+const runParams = 23
+
+// insertRunsChunk bounds the runs of one multi-row INSERT (runParams
+// parameters each, well under SQLite's 32,766 and PostgreSQL's 65,535).
 const insertRunsChunk = 200
 
 // InsertRunsIfNew stores finished runs without their trajectories in
@@ -117,7 +121,7 @@ func InsertRunsIfNew(ctx context.Context, x sqlx.ExtContext, runs []*sudokulab.R
 	inserted = make([]bool, len(runs))
 	for start := 0; start < len(runs); start += insertRunsChunk {
 		part := runs[start:min(start+insertRunsChunk, len(runs))]
-		args := make([]any, 0, 19*len(part))
+		args := make([]any, 0, runParams*len(part))
 		for _, r := range part {
 			if !r.Status.Valid() {
 				return nil, sudokulab.Errorf(sudokulab.EINVALID, "run status %q: want solved, unsolved, timeout, canceled or error", r.Status)
@@ -128,13 +132,14 @@ func InsertRunsIfNew(ctx context.Context, x sqlx.ExtContext, runs []*sudokulab.R
 			r.StartedAt, r.FinishedAt = stamp(r.StartedAt), stamp(r.FinishedAt)
 			args = append(args, nullID(r.ExperimentID), r.PuzzleID, r.ConfigID, r.Seed, r.MaxEvaluations, r.MaxGenerations, r.TimeoutMS,
 				string(r.Status), r.Evaluations, r.Generations, r.Restarts, r.BestCost, nullGrid(r.FinalGrid), r.WallSeconds,
-				nullStr(r.Error), r.CodeVersion, r.Host, FormatTime(r.StartedAt), FormatTime(r.FinishedAt))
+				nullStr(r.Error), r.CodeVersion, r.Host, FormatTime(r.StartedAt), FormatTime(r.FinishedAt),
+				r.CPUSeconds, r.PrefilterRevisions, r.Nodes, r.Guesses)
 		}
 		rows, err := x.QueryxContext(ctx, x.Rebind(`
 			INSERT INTO runs (experiment_id, puzzle_id, config_id, seed, max_evaluations, max_generations, timeout_ms,
 				status, evaluations, generations, restarts, best_cost, final_grid, wall_seconds, error,
-				code_version, host, started_at, finished_at)
-			VALUES `+values(len(part), 19)+`
+				code_version, host, started_at, finished_at, cpu_seconds, prefilter_revisions, nodes, guesses)
+			VALUES `+values(len(part), runParams)+`
 			ON CONFLICT (puzzle_id, config_id, seed, max_evaluations, max_generations, timeout_ms) DO NOTHING
 			RETURNING id, puzzle_id, config_id, seed, max_evaluations, max_generations, timeout_ms`), args...)
 		if err != nil {
@@ -282,7 +287,8 @@ func FindRunID(ctx context.Context, x sqlx.ExtContext, r sudokulab.Run) (id int6
 // puzzles p (for the shape of the final grid).
 const runCols = `r.id, r.experiment_id, r.puzzle_id, r.config_id, r.seed, r.max_evaluations, r.max_generations,
 	r.timeout_ms, r.status, r.evaluations, r.generations, r.restarts, r.best_cost, r.final_grid, r.wall_seconds,
-	r.error, r.code_version, r.host, r.started_at, r.finished_at, p.box_rows, p.box_cols`
+	r.error, r.code_version, r.host, r.started_at, r.finished_at, r.cpu_seconds, r.prefilter_revisions, r.nodes,
+	r.guesses, p.box_rows, p.box_cols`
 
 func scanRun(rs rowScanner) (sudokulab.Run, error) {
 	var (
@@ -294,7 +300,7 @@ func scanRun(rs rowScanner) (sudokulab.Run, error) {
 	err := rs.Scan(&r.ID, idCol[int64]{&r.ExperimentID}, &r.PuzzleID, &r.ConfigID, &r.Seed, &r.MaxEvaluations,
 		&r.MaxGenerations, &r.TimeoutMS, &status, &r.Evaluations, &r.Generations, &r.Restarts, &r.BestCost,
 		strCol{&final}, &r.WallSeconds, strCol{&r.Error}, &r.CodeVersion, &r.Host, timeCol{&r.StartedAt},
-		timeCol{&r.FinishedAt}, &shape.BoxRows, &shape.BoxCols)
+		timeCol{&r.FinishedAt}, &r.CPUSeconds, &r.PrefilterRevisions, &r.Nodes, &r.Guesses, &shape.BoxRows, &shape.BoxCols)
 	if err != nil {
 		return r, err
 	}

@@ -591,7 +591,7 @@ func suiteRunTable(t *testing.T, d *db.DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(tab.Columns) != "[id experiment config puzzle_id seed status generations evaluations restarts best_cost wall_seconds finished_at]" || len(tab.Rows) != 4 {
+	if fmt.Sprint(tab.Columns) != "[id experiment config puzzle_id seed status generations effort effort_unit restarts best_cost wall_seconds cpu_seconds finished_at]" || len(tab.Rows) != 4 {
 		t.Fatalf("RunTable = %v", tab)
 	}
 	for i, row := range tab.Rows {

@@ -36,7 +36,9 @@ SELECT m.collection,
        SUM(CASE WHEN m.count_status = 'undetermined' THEN 1 ELSE 0 END) AS undetermined,
        SUM(CASE WHEN m.label IS NOT NULL THEN 1 ELSE 0 END) AS rated,
        COALESCE((SELECT group_concat(l.label || '=' || l.n, ', ')
-                   FROM (SELECT * FROM labels WHERE labels.collection = m.collection ORDER BY label) l), '') AS labels,
+                   FROM (SELECT labels.* FROM labels
+                         LEFT JOIN rating_levels lv ON lv.rater = :rater AND lv.label = labels.label
+                         WHERE labels.collection = m.collection ORDER BY lv.level, labels.label) l), '') AS labels,
        SUM(CASE WHEN m.symmetry_form IS NOT NULL THEN 1 ELSE 0 END) AS with_symmetry_form,
        COALESCE((SELECT SUM(f.n - 1) FROM forms f WHERE f.collection = m.collection), 0) AS symmetry_duplicates
 FROM members m

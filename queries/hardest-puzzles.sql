@@ -3,13 +3,15 @@
 --   puzzle with runs, how many configurations tried it and how many solved
 --   it at least once, the overall success rate and the mean over
 --   configurations of each one's success rate; fewest solving
---   configurations first, then lowest mean success rate.
+--   configurations first, then lowest mean success rate (the mean
+--   evaluations of solved runs leave out the exact solver, which counts
+--   nodes instead).
 -- param: collection NULL only the puzzles of this collection (NULL: every puzzle)
 -- param: limit 20 how many puzzles to list
 WITH per_config AS (
   SELECT r.puzzle_id, r.config,
          COUNT(*) AS runs, SUM(r.solved) AS solved,
-         AVG(CASE WHEN r.solved = 1 THEN r.evaluations END) AS evaluations_solved
+         AVG(CASE WHEN r.solved = 1 AND r.effort_unit = 'evaluations' THEN r.evaluations END) AS evaluations_solved
   FROM run_results r
   WHERE CAST(:collection AS TEXT) IS NULL OR r.puzzle_id IN (
         SELECT id FROM puzzle_catalog WHERE collection = :collection)
@@ -26,7 +28,11 @@ per_puzzle AS (
   FROM per_config
   GROUP BY puzzle_id
 )
-SELECT RANK() OVER (ORDER BY configs_solving, mean_success_rate, mean_evaluations_solved DESC) AS hardness_rank,
+-- NULL mean evaluations (only the exact solver solved it) rank as hardest;
+-- SQLite and PostgreSQL sort NULLs at opposite ends, so say it.
+SELECT RANK() OVER (ORDER BY configs_solving, mean_success_rate,
+                          CASE WHEN mean_evaluations_solved IS NULL THEN 0 ELSE 1 END,
+                          mean_evaluations_solved DESC) AS hardness_rank,
        p.puzzle_id,
        (SELECT pc.collection || ':' || pc.label FROM puzzle_catalog pc
          WHERE pc.id = p.puzzle_id ORDER BY pc.collection, pc.position LIMIT 1) AS puzzle,

@@ -98,8 +98,8 @@ func TestQueriesRun(t *testing.T) {
 		"history":               {"config", "code_version", "runs", "solved", "success_rate", "success_change", "mean_evaluations_solved", "mean_seconds", "first_run", "last_run"},
 		"rater-correlation":     {"rater_a", "rater_b", "puzzles", "spearman"},
 		"rater-disagreement":    {"puzzle_id", "puzzle", "raters", "spread", "percentiles"},
-		"success-by-collection": {"config", "collection", "runs", "solved", "success_rate", "mean_evaluations_solved", "median_evaluations_solved", "mean_generations_solved", "median_generations_solved", "mean_seconds", "ert_evaluations"},
-		"success-by-rating":     {"config", "label", "mean_rating", "runs", "solved", "success_rate", "mean_evaluations_solved", "median_evaluations_solved", "mean_generations_solved", "median_generations_solved", "mean_seconds", "ert_evaluations"},
+		"success-by-collection": {"config", "collection", "runs", "solved", "success_rate", "effort_unit", "mean_effort_solved", "median_effort_solved", "mean_generations_solved", "median_generations_solved", "mean_seconds", "mean_cpu_seconds", "mean_prefilter_revisions", "ert_effort"},
+		"success-by-rating":     {"config", "label", "level", "mean_rating", "runs", "solved", "success_rate", "effort_unit", "mean_effort_solved", "median_effort_solved", "mean_generations_solved", "median_generations_solved", "mean_seconds", "mean_cpu_seconds", "mean_prefilter_revisions", "ert_effort"},
 	}
 	for name := range want {
 		if _, ok := queries.Find(qs, name); !ok {

@@ -12,11 +12,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"time"
 
 	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/internal/cputime"
 )
 
 // Config is a stored configuration together with its solver.
@@ -289,7 +291,12 @@ func (w *worker) run(ctx context.Context, j job) (finished, bool) {
 	}
 	rec.Reset()
 	budget := sudokulab.Budget{MaxEvaluations: it.MaxEvaluations, MaxGenerations: it.MaxGenerations}
+	// The search runs on a thread of its own while its CPU clock is read.
+	runtime.LockOSThread()
+	cpu0, cpuOK := cputime.Thread()
 	res, err := solveSafely(rctx, s, j.puzzle.Givens, budget, sudokulab.NewRand(it.Seed), rec)
+	cpu1, _ := cputime.Thread()
+	runtime.UnlockOSThread()
 	if ctx.Err() != nil {
 		return finished{}, false // interrupted: not a finished run
 	}
@@ -304,6 +311,14 @@ func (w *worker) run(ctx context.Context, j job) (finished, bool) {
 	wall := r.FinishedAt.Sub(r.StartedAt).Seconds()
 	r.WallSeconds = &wall
 	r.Status, r.Evaluations, r.Generations, r.Restarts = res.Status, res.Evaluations, res.Generations, res.Restarts
+	if cpuOK {
+		cpu := (cpu1 - cpu0).Seconds()
+		r.CPUSeconds = &cpu
+	}
+	r.PrefilterRevisions, r.Nodes, r.Guesses = positive(res.PrefilterRevisions), positive(res.Nodes), positive(res.Guesses)
+	if res.Nodes > 0 {
+		r.Guesses = &res.Guesses // a tree search that never guessed made 0 guesses, not NULL
+	}
 	if err := checkResult(j.puzzle.Givens, res); err != nil {
 		r.Status, r.Error = sudokulab.StatusError, err.Error()
 	}
@@ -313,6 +328,15 @@ func (w *worker) run(ctx context.Context, j job) (finished, bool) {
 		r.BestCost = &cost
 	}
 	return finished{item: it, run: r, points: points, config: c}, true
+}
+
+// positive returns &n for a count above 0 and nil (NULL: the solver does
+// not count it) otherwise.
+func positive(n int64) *int64 {
+	if n <= 0 {
+		return nil
+	}
+	return &n
 }
 
 // solveSafely runs the solver, turning a panic into an error so that one

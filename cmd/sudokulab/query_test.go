@@ -77,7 +77,7 @@ func TestQueryRun(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 3 ||
-		lines[0] != "config,collection,runs,solved,success_rate,mean_evaluations_solved,median_evaluations_solved,mean_generations_solved,median_generations_solved,mean_seconds,ert_evaluations" ||
+		lines[0] != "config,collection,runs,solved,success_rate,effort_unit,mean_effort_solved,median_effort_solved,mean_generations_solved,median_generations_solved,mean_seconds,mean_cpu_seconds,mean_prefilter_revisions,ert_effort" ||
 		!strings.HasPrefix(lines[1], "exact,reseda-2012,8,8,1,") ||
 		!strings.HasPrefix(lines[2], "franco-tabu-table2,reseda-2012,8,") {
 		t.Errorf("success-by-collection:\n%s", out)

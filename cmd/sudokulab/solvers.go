@@ -32,7 +32,7 @@ section it comes from, and the presets that reproduce the paper's settings.`,
 				if i > 0 {
 					fmt.Fprintln(w)
 				}
-				fmt.Fprintf(w, "%s: %s\n  paper: %s\n", s.Name, s.Summary, s.Paper)
+				fmt.Fprintf(w, "%s: %s\n  paper: %s\n  counting: %s\n", s.Name, s.Summary, s.Paper, s.Counting)
 				if len(s.Params) == 0 {
 					fmt.Fprintln(w, "  parameters: none")
 				} else {

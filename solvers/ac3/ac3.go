@@ -95,6 +95,10 @@ type Domains struct {
 	val    []uint8
 	owner  []int // owner[v]: index into free of the cell holding v, or -1
 	budget int
+
+	// revisions is the work of the filtering that made these domains
+	// (Stats.Revisions), 0 for Unfiltered.
+	revisions int
 }
 
 // Unfiltered returns the domains before any filtering: each given alone,
@@ -128,6 +132,11 @@ func (d *Domains) Clone() *Domains {
 	c.val, c.owner = make([]uint8, d.n), make([]int, d.n+1)
 	return &c
 }
+
+// Revisions returns the work of the filtering that made d (its
+// Stats.Revisions): 0 for Unfiltered domains. Solvers report it as
+// sudokulab.Result.PrefilterRevisions.
+func (d *Domains) Revisions() int { return d.revisions }
 
 // Geometry returns the unit structure of the puzzle's shape.
 func (d *Domains) Geometry() *sudokulab.Geometry { return d.geo }
@@ -236,6 +245,7 @@ func Prune(puzzle sudokulab.Grid) (*Domains, Stats, error) {
 		if d.sets[i] == 0 {
 			s := d.Stats()
 			s.Revisions = st.Revisions
+			d.revisions = st.Revisions
 			return d, s, &WipeoutError{Cell: i, Unit: -1, geo: geo}
 		}
 		for _, k := range geo.Peers[i] {
@@ -252,6 +262,7 @@ func Prune(puzzle sudokulab.Grid) (*Domains, Stats, error) {
 	}
 	s := d.Stats()
 	s.Revisions = st.Revisions
+	d.revisions = st.Revisions
 	return d, s, nil
 }
 
@@ -302,6 +313,7 @@ func PruneGAC(puzzle sudokulab.Grid) (*Domains, Stats, error) {
 		if !g.filter() {
 			s := d.Stats()
 			s.Revisions = revisions
+			d.revisions = revisions
 			return d, s, &WipeoutError{Cell: -1, Unit: u, geo: geo}
 		}
 		for k, c := range cells {
@@ -319,6 +331,7 @@ func PruneGAC(puzzle sudokulab.Grid) (*Domains, Stats, error) {
 	}
 	s := d.Stats()
 	s.Revisions = revisions
+	d.revisions = revisions
 	return d, s, nil
 }
 

@@ -38,12 +38,15 @@ func Param(def, section string) sudokulab.ParamSpec {
 // ForSolver is Apply as the stochastic solvers use it: when the prefilter
 // proves the puzzle has no solution it returns Unfiltered(puzzle) with
 // infeasible true, so that the solver can still return a filled grid (and
-// the status unsolved) instead of failing. Other errors are returned.
+// the status unsolved) instead of failing; its Revisions are still the
+// filtering's. Other errors are returned.
 func ForSolver(prefilter string, puzzle sudokulab.Grid) (d *Domains, infeasible bool, err error) {
 	d, _, err = Apply(prefilter, puzzle)
 	switch {
 	case errors.Is(err, ErrNoSolution):
-		return Unfiltered(puzzle), true, nil
+		u := Unfiltered(puzzle)
+		u.revisions = d.revisions // the work that proved it
+		return u, true, nil
 	case err != nil:
 		return nil, false, err
 	}

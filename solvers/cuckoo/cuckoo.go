@@ -74,9 +74,10 @@ const (
 // Info describes the cuckoo search for the solver registry.
 func Info() sudokulab.SolverInfo {
 	return sudokulab.SolverInfo{
-		Name:    Name,
-		Summary: "prefiltered discrete cuckoo search: AC3 first, rows as permutations, PMX and multiparental sorting crossover, feasible swap mutation, abandonment of the worst nests",
-		Paper:   paper,
+		Name:     Name,
+		Summary:  "prefiltered discrete cuckoo search: AC3 first, rows as permutations, PMX and multiparental sorting crossover, feasible swap mutation, abandonment of the worst nests",
+		Counting: "evaluation: a nest whose cost is computed (the initial nests, each iteration's new egg, each rebuilt nest); generation: an iteration; restarts: none; prefilter work in prefilter_revisions",
+		Paper:    paper,
 		Params: []sudokulab.ParamSpec{
 			{Name: "nests", Kind: sudokulab.ParamInt, Default: int64(defaultNests), Min: 2, Max: 10000,
 				Doc: "number of host nests (one egg each); the paper's value was lost, tuned here", Section: "§6 Algorithm 8, §7 (value lost; tuned)"},
@@ -169,6 +170,7 @@ func (sv *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudok
 	res.Grid = sudokulab.Grid{Shape: puzzle.Shape, Cells: append([]uint8(nil), s.nests[s.best*n2:(s.best+1)*n2]...)}
 	res.Cost = s.costs[s.best]
 	res.Evaluations, res.Generations = s.evals, s.iter
+	res.PrefilterRevisions = int64(d.Revisions())
 	return res, nil
 }
 

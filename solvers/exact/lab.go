@@ -12,9 +12,10 @@ import (
 // it is the lab's reference.
 func Info() sudokulab.SolverInfo {
 	return sudokulab.SolverInfo{
-		Name:    "exact",
-		Summary: "constraint propagation (naked and hidden singles) with backtracking on the fewest-candidates cell",
-		Paper:   "none: the lab's reference solver (solvers/exact)",
+		Name:     "exact",
+		Summary:  "constraint propagation (naked and hidden singles) with backtracking on the fewest-candidates cell",
+		Counting: "a tree search: nodes (guesses + 1) and guesses in their own columns, 0 evaluations; generations = nodes; restarts: none",
+		Paper:    "none: the lab's reference solver (solvers/exact)",
 		Presets: []sudokulab.Preset{{
 			Name:        "exact",
 			Description: "the exact solver, to verify puzzles and as a baseline",
@@ -27,8 +28,9 @@ func Info() sudokulab.SolverInfo {
 // solution, ignoring the rng (the search is deterministic) and the
 // evaluation and generation budgets (a search cannot be stopped half way
 // with a useful grid); the context's deadline still stops it. Its result
-// counts search nodes (guesses plus the root) as generations and cells
-// fixed by propagation as evaluations, and it reports one step, at the end.
+// counts its work as a tree search does: Nodes (guesses plus the root) and
+// Guesses, with Generations equal to Nodes and no Evaluations (it never
+// evaluates a cost), and it reports one step, at the end.
 type labSolver struct {
 	s Solver
 }
@@ -41,8 +43,9 @@ func (l *labSolver) Solve(ctx context.Context, puzzle sudokulab.Grid, _ sudokula
 	out := sudokulab.Result{
 		Grid:        puzzle.Clone(),
 		Status:      sudokulab.StatusUnsolved,
-		Evaluations: res.Effort.Propagations,
 		Generations: res.Effort.Guesses + 1,
+		Nodes:       res.Effort.Guesses + 1,
+		Guesses:     res.Effort.Guesses,
 	}
 	switch {
 	case err != nil && ctx.Err() != nil:

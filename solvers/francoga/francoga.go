@@ -143,5 +143,7 @@ func (sv *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudok
 		return sudokulab.Result{}, err
 	}
 	e := newEngine(sv.s, puzzle, d, !infeasible && sv.s.Prefilter != ac3.None)
-	return e.run(ctx, budget, rng, obs, infeasible), nil
+	res := e.run(ctx, budget, rng, obs, infeasible)
+	res.PrefilterRevisions = int64(d.Revisions())
+	return res, nil
 }

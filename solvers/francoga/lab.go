@@ -15,9 +15,10 @@ const Paper = "J. F. Franco B., O. Gómez Carmona and R. A. Gallego R., \"Aplica
 // Tabla 3's settings after the AC3 prefilter.
 func Info() sudokulab.SolverInfo {
 	return sudokulab.SolverInfo{
-		Name:    "franco-ga",
-		Summary: "GA over random fillings: roulette on k*max(Fo)-Fo, best-box and best-row/column crossover, four mutation kinds, incumbent re-inserted",
-		Paper:   Paper,
+		Name:     "franco-ga",
+		Summary:  "GA over random fillings: roulette on k*max(Fo)-Fo, best-box and best-row/column crossover, four mutation kinds, incumbent re-inserted",
+		Counting: "evaluation: an individual evaluated (the initial population and every child); generation: a GA generation; restarts: none; prefilter work in prefilter_revisions",
+		Paper:    Paper,
 		Params: []sudokulab.ParamSpec{
 			{Name: "population", Kind: sudokulab.ParamInt, Default: int64(16), Min: 2, Max: 100000,
 				Doc: "population size (Población Inicial)", Section: "Franco §6.2, Tabla 3"},

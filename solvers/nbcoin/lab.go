@@ -42,9 +42,10 @@ const (
 // Info describes NB-COIN for the solver registry.
 func Info() sudokulab.SolverInfo {
 	return sudokulab.SolverInfo{
-		Name:    "nb-coin",
-		Summary: "node-based coincidence algorithm: one symbol-by-position model per box, rewarded by the best and punished by the worst sampled grids",
-		Paper:   "K. Waiyapara, W. Wattanapornprom and P. Chongstitvatana, Solving Sudoku Puzzles with Node Based Coincidence Algorithm, Chulalongkorn University (shared/papers/nb-coin-waiyapara.txt; the text gives no venue or year)",
+		Name:     "nb-coin",
+		Summary:  "node-based coincidence algorithm: one symbol-by-position model per box, rewarded by the best and punished by the worst sampled grids",
+		Counting: "evaluation: a sampled grid (population size per generation) and the first filled grid; generation: a population sampled; restart: a new attempt from the initial models (parameter restart)",
+		Paper:    "K. Waiyapara, W. Wattanapornprom and P. Chongstitvatana, Solving Sudoku Puzzles with Node Based Coincidence Algorithm, Chulalongkorn University (shared/papers/nb-coin-waiyapara.txt; the text gives no venue or year)",
 		Params: []sudokulab.ParamSpec{
 			{Name: ParamPopulation, Kind: sudokulab.ParamInt, Default: int64(150), Min: 2, Max: 1e6,
 				Doc: "grids sampled per generation", Section: "NB-COIN §V, Table I"},

@@ -516,10 +516,12 @@ func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudoku
 	if len(puzzle.Cells) != puzzle.Shape.Cells() {
 		return sudokulab.Result{}, sudokulab.Errorf(sudokulab.EINVALID, "nb-coin: %d cells for a %s grid", len(puzzle.Cells), puzzle.Shape)
 	}
-	d, _, err := ac3.Apply(s.set.prefilter, puzzle)
+	d, pst, err := ac3.Apply(s.set.prefilter, puzzle)
 	switch {
 	case errors.Is(err, ac3.ErrNoSolution):
-		return s.infeasible(puzzle, rng), nil
+		res := s.infeasible(puzzle, rng)
+		res.PrefilterRevisions = int64(pst.Revisions)
+		return res, nil
 	case err != nil:
 		return sudokulab.Result{}, err
 	}
@@ -600,5 +602,7 @@ func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudoku
 		Evaluations: evals,
 		Generations: gens,
 		Restarts:    restarts,
+
+		PrefilterRevisions: int64(pst.Revisions),
 	}, nil
 }

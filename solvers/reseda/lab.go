@@ -47,12 +47,13 @@ const EscargotBlockPermutation = 16
 // Info describes RESEDA for the solver registry.
 func Info() sudokulab.SolverInfo {
 	return sudokulab.SolverInfo{
-		Name:    "reseda",
-		Summary: "restarted estimation of distribution algorithm: per-cell symbol probabilities learnt from the best sampled grids, with partial restarts on zones of a converged grid",
-		Paper:   "S. Maire and C. Prissette, A restarted estimation of distribution algorithm for solving sudoku puzzles, Statistics and Computing, 2012 (HAL inria-00591852)",
-		Params:  params(),
-		Presets: presets(),
-		New:     newSolver,
+		Name:     "reseda",
+		Summary:  "restarted estimation of distribution algorithm: per-cell symbol probabilities learnt from the best sampled grids, with partial restarts on zones of a converged grid",
+		Counting: "evaluation: a sampled grid (Q per EDA step) and the first filled grid; generation: an EDA step over all resolutions; restart: a resolution after the first, partial or full",
+		Paper:    "S. Maire and C. Prissette, A restarted estimation of distribution algorithm for solving sudoku puzzles, Statistics and Computing, 2012 (HAL inria-00591852)",
+		Params:   params(),
+		Presets:  presets(),
+		New:      newSolver,
 	}
 }
 

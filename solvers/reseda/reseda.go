@@ -57,10 +57,12 @@ func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudoku
 	if len(puzzle.Cells) != puzzle.Shape.Cells() {
 		return sudokulab.Result{}, sudokulab.Errorf(sudokulab.EINVALID, "reseda: %d cells for a %s grid", len(puzzle.Cells), puzzle.Shape)
 	}
-	d, _, err := ac3.Apply(s.set.prefilter, puzzle)
+	d, pst, err := ac3.Apply(s.set.prefilter, puzzle)
 	switch {
 	case errors.Is(err, ac3.ErrNoSolution):
-		return s.infeasible(puzzle, rng), nil
+		res := s.infeasible(puzzle, rng)
+		res.PrefilterRevisions = int64(pst.Revisions)
+		return res, nil
 	case err != nil:
 		return sudokulab.Result{}, err
 	}
@@ -89,6 +91,8 @@ func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudoku
 		Evaluations: r.evals,
 		Generations: r.gens,
 		Restarts:    r.restarts,
+
+		PrefilterRevisions: int64(pst.Revisions),
 	}
 	return res, nil
 }

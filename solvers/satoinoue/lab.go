@@ -15,9 +15,10 @@ const Paper = "Y. Sato and H. Inoue, \"Solving Sudoku with Genetic Operations th
 // prefilter.
 func Info() sudokulab.SolverInfo {
 	return sudokulab.SolverInfo{
-		Name:    "sato-inoue-ga",
-		Summary: "GA over box permutations with band/stack crossover, in-box swap mutation, local search by several children per parent, tournament selection",
-		Paper:   Paper,
+		Name:     "sato-inoue-ga",
+		Summary:  "GA over box permutations with band/stack crossover, in-box swap mutation, local search by several children per parent, tournament selection",
+		Counting: "evaluation: an individual whose fitness is computed (the initial population and every child, local-search children included); generation: a GA generation; restart: a new population (parameter restart); prefilter work in prefilter_revisions",
+		Paper:    Paper,
 		Params: []sudokulab.ParamSpec{
 			{Name: "variant", Kind: sudokulab.ParamChoice, Default: VariantMutCrossLS,
 				Choices: []string{VariantMutCrossLS, VariantMutCross, VariantMutation},

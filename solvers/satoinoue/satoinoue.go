@@ -262,5 +262,7 @@ func (sv *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudok
 	if err != nil {
 		return sudokulab.Result{}, err
 	}
-	return e.run(ctx, budget, rng, obs, infeasible), nil
+	res := e.run(ctx, budget, rng, obs, infeasible)
+	res.PrefilterRevisions = int64(d.Revisions())
+	return res, nil
 }

@@ -38,7 +38,9 @@
 //
 // Counting: a generation is an iteration (one move, or none when every
 // neighbour is tabu); an evaluation is one move valued (a delta of the
-// cost), so Evaluations counts neighbour evaluations. Budgets are checked
+// cost), so Evaluations counts neighbour evaluations, plus one for the
+// full evaluation of the starting grid (so a run the prefilter solves
+// reports 1, and the prefilter's own work is in PrefilterRevisions). Budgets are checked
 // between iterations, so a run may exceed MaxEvaluations by one
 // iteration's neighbourhood. Restarts are always 0. Solve reports a step
 // for the starting grid (generation 0) and one per iteration, with
@@ -78,9 +80,10 @@ const paper = "J. F. Franco B., O. Gómez Carmona, R. A. Gallego R., \"Aplicaci�
 // Info describes the tabu search for the solver registry.
 func Info() sudokulab.SolverInfo {
 	return sudokulab.SolverInfo{
-		Name:    Name,
-		Summary: "tabu search from column-filled grids: repeated-number replacements, column swaps and row swaps in phases, short-term memory on changed cells",
-		Paper:   paper,
+		Name:     Name,
+		Summary:  "tabu search from column-filled grids: repeated-number replacements, column swaps and row swaps in phases, short-term memory on changed cells",
+		Counting: "evaluation: one move valued (a cost delta), plus the full evaluation of the starting grid; generation: an iteration; restarts: none; prefilter work in prefilter_revisions",
+		Paper:    paper,
 		Params: []sudokulab.ParamSpec{
 			{Name: "tabu-list-size", Kind: sudokulab.ParamInt, Default: int64(30), Min: 0, Max: 100000,
 				Doc: "most changed cells held tabu at once (0: no tabu memory)", Section: "§6.1 Table 2 (tamaño lista tabú)"},
@@ -200,6 +203,7 @@ func (sv *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudok
 	res.Grid = sudokulab.Grid{Shape: puzzle.Shape, Cells: s.bestCells}
 	res.Cost = s.bestCost
 	res.Evaluations, res.Generations = s.evals, s.iter
+	res.PrefilterRevisions = int64(d.Revisions())
 	return res, nil
 }
 
@@ -282,6 +286,7 @@ func (s *search) start() {
 		s.d.FillUnit(s.cells, s.n+c, s.rng)
 	}
 	s.tally.Reset(s.cells)
+	s.evals++ // the full evaluation of the starting grid
 	s.bestCost = s.tally.Cost()
 	s.bestCells = append([]uint8(nil), s.cells...)
 }
