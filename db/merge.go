@@ -64,6 +64,13 @@ type MergeOptions struct {
 	// Progress, if not nil, is called after each committed page with the
 	// kind and the number of source rows of that kind read so far.
 	Progress func(kind string, done int64)
+	// SameSettings, if not nil, decides whether a configuration of the
+	// source whose name the destination gives other stored parameters has
+	// the same settings after all: parameters stored by code of different
+	// versions differ in the parameters added since, which take their
+	// defaults (sudokulab.SolverInfo.ParseParams). Nil compares the stored
+	// parameters as text.
+	SameSettings func(solver, a, b string) bool
 }
 
 // MaxMergeBatch bounds MergeOptions.Batch: 2,000 rows of 13 columns
@@ -973,6 +980,10 @@ func (m *merger) mergeConfigs() error {
 			})
 			if err != nil {
 				return err
+			}
+			if same == nil && clash != nil && clash.name == r.name && clash.solver == r.solver &&
+				m.opts.SameSettings != nil && m.opts.SameSettings(r.solver, clash.params, r.params) {
+				same, clash = clash, nil // the same settings, stored by another version
 			}
 			switch {
 			case same != nil:

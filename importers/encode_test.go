@@ -92,7 +92,10 @@ func TestRoundTrip(t *testing.T) {
 			if err := f.Encode(&b, recs); err != nil {
 				t.Fatal(err)
 			}
-			name := "x" + f.Extensions[0]
+			name := "x.txt"
+			if len(f.Extensions) > 0 {
+				name = "x" + f.Extensions[0]
+			}
 			if f.Name == "sdk" {
 				name = recs[0].Label + ".sdk"
 			}

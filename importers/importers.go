@@ -1,7 +1,7 @@
 // Package importers reads and writes the puzzle file formats curators
 // bring to the laboratory: one puzzle per line, SadMan/SudoCue .sdk, Simple
 // Sudoku .ss, multi-grid text files and grids of any size written as rows,
-// OpenSudoku XML, CSV/TSV with a header, JSON, and the benchmark instance
+// HoDoKu's library lines, OpenSudoku XML, CSV/TSV with a header, JSON, and the benchmark instance
 // files of the large-grid literature (sudoku_acs). Each format is a small
 // Decoder and, where it makes sense, an Encoder, listed in one explicit
 // Registry (see Default); Registry.Detect picks the format of a file by its
@@ -179,6 +179,7 @@ func Default() *Registry {
 	r, err := NewRegistry(
 		csvFormat(),
 		gridFormat(),
+		hodokuFormat(),
 		instanceFormat(),
 		jsonFormat(),
 		lineFormat(),

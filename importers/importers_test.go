@@ -286,10 +286,10 @@ func sameAs(file string) func(t *testing.T, d decoded) {
 func TestRegistry(t *testing.T) {
 	r := importers.Default()
 	names := r.Names()
-	if !slices.IsSorted(names) || len(names) != 9 {
+	if !slices.IsSorted(names) || len(names) != 10 {
 		t.Errorf("names %v", names)
 	}
-	if _, err := r.Lookup("nope"); sudokulab.ErrorCode(err) != sudokulab.EINVALID || !strings.Contains(err.Error(), "csv, grid, instance, json") {
+	if _, err := r.Lookup("nope"); sudokulab.ErrorCode(err) != sudokulab.EINVALID || !strings.Contains(err.Error(), "csv, grid, hodoku-lib, instance, json") {
 		t.Errorf("Lookup(nope) = %v", err)
 	}
 	if _, err := importers.NewRegistry(*mustLookup(t, r, "csv"), *mustLookup(t, r, "csv")); err == nil {

@@ -17,7 +17,8 @@ func lineFormat() Format {
 	return Format{
 		Name: "line",
 		Description: "one puzzle per line (81 characters for 9x9, blanks . 0 - * _ x); # comments, a count " +
-			"or header lines at the top; what follows the grid on its line is kept as metadata",
+			"or header lines at the top; what follows the grid on its line is kept as metadata; HoDoKu library lines " +
+			"(see hodoku-lib) may be mixed in",
 		Extensions: []string{".txt", ""},
 		Sniff:      sniffLine,
 		Decode:     decodeLine,
@@ -105,6 +106,22 @@ func decodeLine(r io.Reader, o Options) iter.Seq2[Record, error] {
 			if s[0] == '#' {
 				if spec, ok := symbolsComment(s); ok {
 					z.setSymbols(spec)
+				}
+				continue
+			}
+			if looksLibraryLine(s) {
+				// A HoDoKu library line among puzzle lines, as in HoDoKu's
+				// exemplars-1.0.txt (see hodoku.go).
+				seen = true
+				var p pending
+				if cells, meta, reason := libraryLine(s); reason != "" {
+					p.err = o.errorf(lr.line, "%s", reason)
+				} else {
+					p.rec = Record{Line: lr.line, Metadata: meta}
+					p.cells = rawCells{chars: cells}
+				}
+				if !z.push(p) {
+					return
 				}
 				continue
 			}

@@ -2,172 +2,338 @@ package plots_test
 
 import (
 	"bytes"
+	"flag"
+	"fmt"
 	"image"
 	_ "image/png"
-	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot/vg"
+
+	"sudokulab"
 	"sudokulab/plots"
 )
 
-func TestQuantile(t *testing.T) {
-	tests := []struct {
-		vals []float64
-		q    float64
-		want float64
-	}{
-		{[]float64{1, 2, 3, 4}, 0.5, 2.5},
-		{[]float64{1, 2, 3, 4, 5}, 0.25, 2},
-		{[]float64{1, 2, 3, 4, 5}, 0.1, 1.4},
-		{[]float64{7}, 0.75, 7},
-		{[]float64{1, 9}, 1, 9},
-		{[]float64{1, 9}, 0, 1},
-	}
-	for _, tt := range tests {
-		if got := plots.Quantile(tt.vals, tt.q); math.Abs(got-tt.want) > 1e-12 {
-			t.Errorf("Quantile(%v, %g) = %g, want %g", tt.vals, tt.q, got, tt.want)
-		}
-	}
-	if got := plots.Quantile(nil, 0.5); !math.IsNaN(got) {
-		t.Errorf("Quantile(nil) = %g, want NaN", got)
-	}
-}
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-func TestLogGrid(t *testing.T) {
-	if got, want := plots.LogGrid(1, 100, 2), []float64{1, 3, 10, 32, 100}; !reflect.DeepEqual(got, want) {
-		t.Errorf("LogGrid(1, 100, 2) = %v, want %v", got, want)
-	}
-	if got, want := plots.LogGrid(1, 5, 10), []float64{1, 2, 3, 4, 5}; !reflect.DeepEqual(got, want) {
-		t.Errorf("LogGrid(1, 5, 10) = %v, want %v", got, want)
-	}
-	if got, want := plots.LogGrid(0, 1, 10), []float64{1}; !reflect.DeepEqual(got, want) {
-		t.Errorf("LogGrid(0, 1, 10) = %v, want %v", got, want)
-	}
-}
-
-func TestBands(t *testing.T) {
-	runs := []plots.Trajectory{
-		{Config: "b", X: []float64{0, 2, 5}, Best: []float64{10, 4, 0}},
-		{Config: "a", X: []float64{1, 3}, Best: []float64{8, 6}},
-		{Config: "b", X: []float64{0, 1, 4}, Best: []float64{12, 6, 2}},
-		{Config: "b", X: []float64{2}, Best: []float64{9}},
-	}
-	got := plots.Bands(runs, 0, 1)
-	if len(got) != 2 || got[0].Config != "b" || got[1].Config != "a" {
-		t.Fatalf("bands %+v, want b then a", got)
-	}
-	b := got[0]
-	// Budgets 1, 2, 3, 4, 5 (10 per decade up to 5, rounded).
-	if want := []float64{1, 2, 3, 4, 5}; !reflect.DeepEqual(b.X, want) {
-		t.Fatalf("X = %v, want %v", b.X, want)
-	}
-	// At 1: runs 1 and 2 (10, 6); at 2: all three (4, 6, 9); at 4: 4, 2, 9;
-	// at 5: 0, 2, 9.
-	wantMedian := []float64{8, 6, 6, 4, 2}
-	wantLo := []float64{6, 4, 4, 2, 0}
-	wantHi := []float64{10, 9, 9, 9, 9}
-	if !reflect.DeepEqual(b.Median, wantMedian) || !reflect.DeepEqual(b.Lo, wantLo) || !reflect.DeepEqual(b.Hi, wantHi) {
-		t.Errorf("median %v lo %v hi %v, want %v %v %v", b.Median, b.Lo, b.Hi, wantMedian, wantLo, wantHi)
-	}
-	if b.Runs != 3 || got[1].Runs != 1 {
-		t.Errorf("runs %d and %d, want 3 and 1", b.Runs, got[1].Runs)
-	}
-}
-
-// TestSave draws each picture in both formats and checks that the files
-// are non-trivial: a large enough SVG with the legend's text, and a PNG
-// that decodes to the plot's size with many colours.
-func TestSave(t *testing.T) {
+// fixture returns a tiny set of runs: two configurations on two puzzles,
+// one solved at generation 0 (a prefilter), one never solved.
+func fixture() []plots.Trajectory {
 	var runs []plots.Trajectory
-	for i := range 10 {
-		x := []float64{0, 1, 10, 100, 1000, 5000}
-		best := []float64{50, 40 - float64(i), 20, 10 - float64(i%3), 2, 0}
-		runs = append(runs, plots.Trajectory{Config: "ga", X: x, Best: best},
-			plots.Trajectory{Config: "tabu", X: x[:4], Best: []float64{45, 30, 25 + float64(i), 20}})
+	for seed := range 3 {
+		s := float64(seed)
+		runs = append(runs,
+			plots.Trajectory{Config: "ga", Panel: "#1 easy", X: []float64{0, 1, 10, 100 + 50*s}, Best: []float64{40, 30 - s, 8, 0}},
+			plots.Trajectory{Config: "ga", Panel: "#2 hard", X: []float64{0, 5, 300}, Best: []float64{50, 20 + s, 4}, Used: 300},
+			plots.Trajectory{Config: "tabu-ac3", Panel: "#1 easy", X: []float64{0}, Best: []float64{0}},
+			plots.Trajectory{Config: "tabu-ac3", Panel: "#2 hard", X: []float64{0, 2, 20 + 10*s}, Best: []float64{12, 6, 0}},
+		)
 	}
-	conv, err := plots.Convergence(plots.Bands(runs, 0.25, 0.75), "evaluations")
-	if err != nil {
-		t.Fatal(err)
+	return runs
+}
+
+func ecdfFixture() plots.ECDFData {
+	return plots.ECDFData{
+		Series: []plots.RunTimes{
+			{Config: "ga", Hits: []float64{120, 800, 4000, 30000}, Runs: 6},
+			{Config: "tabu-ac3", Hits: []float64{0, 0, 3, 40, 90}, Runs: 5},
+			{Config: "cuckoo", Runs: 4},
+		},
+		XLabel: "evaluations", Budgets: []float64{50000}, Used: 50000,
 	}
-	ecdf, err := plots.ECDF([]plots.RunTimes{
-		{Config: "ga", Hits: []float64{120, 800, 4000, 30000}, Runs: 5},
-		{Config: "tabu", Hits: nil, Runs: 5},
-	}, "evaluations")
-	if err != nil {
-		t.Fatal(err)
+}
+
+func barsFixture() plots.Bars {
+	return plots.Bars{
+		Groups: []string{"easy", "medium", "hard", "extreme"}, Configs: []string{"ga", "tabu"}, GroupBy: "human label",
+		Solved: [][]int{{20, 7, 0, 0}, {18, 0, 0, 0}}, Runs: [][]int{{20, 20, 20, 0}, {20, 20, 0, 0}},
 	}
-	bars, err := plots.Success(plots.Bars{
-		Groups: []string{"easy", "hard"}, Configs: []string{"ga", "tabu"}, GroupBy: "label",
-		Rates: [][]float64{{1, 0.4}, {0.8, math.NaN()}},
-	})
-	if err != nil {
-		t.Fatal(err)
+}
+
+// figures draws every kind of picture from the fixtures.
+func figures(t *testing.T) map[string]*plots.Figure {
+	t.Helper()
+	small := plots.Options{Resamples: 200}
+	out := map[string]*plots.Figure{}
+	add := func(name string, f *plots.Figure, err error) {
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out[name] = f
 	}
-	dir := t.TempDir()
-	for _, tc := range []struct {
-		name string
-		save func(path string) error
-	}{
-		{"convergence", func(path string) error { return plots.Save(conv, path) }},
-		{"ecdf", func(path string) error { return plots.Save(ecdf, path) }},
-		{"success", func(path string) error { return plots.Save(bars, path) }},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			svg := filepath.Join(dir, tc.name+".svg")
-			if err := tc.save(svg); err != nil {
+	f, err := plots.Convergence(plots.ConvergenceData{Runs: fixture(), XLabel: "generations", Budgets: []float64{300}, PerPanel: true}, small)
+	add("convergence-panels", f, err)
+	logY := small
+	logY.LogY = true
+	logY.Title = "Pooled, log cost"
+	f, err = plots.Convergence(plots.ConvergenceData{Runs: fixture(), XLabel: "generations", Budgets: []float64{300}}, logY)
+	add("convergence-pooled", f, err)
+	f, err = plots.ECDF(ecdfFixture(), small)
+	add("ecdf", f, err)
+	f, err = plots.Success(barsFixture(), small)
+	add("success", f, err)
+	ert := small
+	ert.LogY = true
+	f, err = plots.ERTPlot(plots.ERTData{Runs: fixture(), XLabel: "generations", PerPanel: true}, ert)
+	add("ert", f, err)
+	return out
+}
+
+// TestGolden compares the SVG of every kind of picture with its golden
+// file (go test ./plots/ -update rewrites them): the drawing is
+// deterministic, bootstrap bands included.
+func TestGolden(t *testing.T) {
+	for name, f := range figures(t) {
+		t.Run(name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := f.WriteSVG(&buf); err != nil {
 				t.Fatal(err)
 			}
-			b, err := os.ReadFile(svg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(b) < 2000 || !strings.Contains(string(b), "<svg") || !strings.Contains(string(b), "tabu") {
-				t.Errorf("%s: %d bytes, not a plot with its legend", svg, len(b))
-			}
-			png := filepath.Join(dir, tc.name+".png")
-			if err := tc.save(png); err != nil {
-				t.Fatal(err)
-			}
-			b, err = os.ReadFile(png)
-			if err != nil {
-				t.Fatal(err)
-			}
-			img, format, err := image.Decode(bytes.NewReader(b))
-			if err != nil || format != "png" {
-				t.Fatalf("%s: %v (format %q)", png, err, format)
-			}
-			if r := img.Bounds(); r.Dx() < 400 || r.Dy() < 250 {
-				t.Errorf("%s: %v, too small", png, r)
-			}
-			colours := map[[4]uint32]bool{}
-			for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y += 3 {
-				for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x += 3 {
-					r, g, b, a := img.At(x, y).RGBA()
-					colours[[4]uint32{r, g, b, a}] = true
+			path := filepath.Join("testdata", name+".golden.svg")
+			if *update {
+				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
 				}
 			}
-			if len(colours) < 10 {
-				t.Errorf("%s: %d colours, want a drawing", png, len(colours))
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./plots/ -update)", err)
+			}
+			if !bytes.Equal(buf.Bytes(), want) {
+				got := filepath.Join(t.TempDir(), name+".svg")
+				os.WriteFile(got, buf.Bytes(), 0o644)
+				t.Errorf("%s differs from %s (wrote %s; go test ./plots/ -update if the change is meant)", name, path, got)
 			}
 		})
 	}
-	if err := plots.Save(conv, filepath.Join(dir, "x.pdf")); err == nil || !strings.Contains(err.Error(), "want a .svg or .png") {
-		t.Errorf("saving a .pdf: %v", err)
+}
+
+// TestContent checks what each picture says: counts, notes, budget marks.
+func TestContent(t *testing.T) {
+	fs := figures(t)
+	tests := []struct {
+		name string
+		want []string
+	}{
+		{"convergence-panels", []string{"#1 easy", "#2 hard", "ga (3/6 solved)", "tabu-ac3 (6/6 solved)", "budget 300", "0.25-0.75 quantile band"}},
+		{"convergence-pooled", []string{"Pooled, log cost", "runs on 2 puzzles pooled"}},
+		{"ecdf", []string{"ga (4/6 solved)", "cuckoo (0/4 solved)", "95 % bootstrap band (200 resamples)", "budget 50000"}},
+		{"success", []string{"0/20", "7/20", "20/20", "95 % Wilson interval", "tabu (18/40 solved)"}},
+		{"ert", []string{"ERT (generations)", "target cost"}},
+	}
+	for _, tt := range tests {
+		var buf bytes.Buffer
+		if err := fs[tt.name].WriteSVG(&buf); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(buf.String(), w) {
+				t.Errorf("%s: no %q", tt.name, w)
+			}
+		}
+	}
+	// A group where no configuration drawn has runs is left out.
+	var buf bytes.Buffer
+	fs["success"].WriteSVG(&buf)
+	if n := strings.Count(buf.String(), ">0/20<"); n != 2 {
+		t.Errorf("success: %d bars of 0/20, want 2 (tabu has no runs on hard)", n)
+	}
+	if strings.Contains(buf.String(), "extreme") {
+		t.Error("success: the group extreme, without runs, is drawn")
+	}
+}
+
+// TestFormats renders a picture in each format: an SVG, a PNG that
+// decodes at the picture's size, a PDF; and refuses other formats.
+func TestFormats(t *testing.T) {
+	f := figures(t)["ecdf"]
+	for _, format := range plots.Formats {
+		var buf bytes.Buffer
+		if err := f.Write(&buf, format); err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		b := buf.Bytes()
+		switch format {
+		case "svg":
+			if !bytes.Contains(b, []byte("<svg")) {
+				t.Error("svg: no <svg")
+			}
+		case "png":
+			img, _, err := image.Decode(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, h := f.Size()
+			if got, want := img.Bounds().Dx(), int(w.Dots(plots.PNGDPI)+0.5); got != want {
+				t.Errorf("png: %d pixels wide, want %d (h %v)", got, want, h)
+			}
+		case "pdf":
+			if !bytes.HasPrefix(b, []byte("%PDF-")) {
+				t.Errorf("pdf starts %q", b[:8])
+			}
+		}
+	}
+	if err := f.Write(&bytes.Buffer{}, "gif"); sudokulab.ErrorCode(err) != sudokulab.EINVALID {
+		t.Errorf("gif: %v, want EINVALID", err)
+	}
+	dir := t.TempDir()
+	if err := f.Save(filepath.Join(dir, "x.jpg")); err == nil || !strings.Contains(err.Error(), "want a .svg, .png or .pdf") {
+		t.Errorf("saving a .jpg: %v", err)
+	}
+	if err := f.Save(filepath.Join(dir, "x.PDF")); err != nil {
+		t.Errorf("saving a .PDF: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || entries[0].Name() != "x.PDF" {
+		t.Errorf("left behind %v, want only x.PDF", entries)
+	}
+}
+
+// TestSizes checks the picture's size: the one asked for, or sized to
+// fit; a legend too wide for the right side goes below.
+func TestSizes(t *testing.T) {
+	d := plots.ECDFData{XLabel: "evaluations"}
+	for i := range 12 {
+		d.Series = append(d.Series, plots.RunTimes{Config: fmt.Sprintf("a-rather-long-configuration-name-%02d", i), Hits: []float64{float64(10 * (i + 1))}, Runs: 2})
+	}
+	f, err := plots.ECDF(d, plots.Options{Resamples: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, h := f.Size(); w < 14*vg.Centimeter || h < 9*vg.Centimeter {
+		t.Errorf("default size %v x %v, smaller than the plot", w, h)
+	}
+	f, err = plots.ECDF(d, plots.Options{Width: 10 * vg.Centimeter, Height: 5 * vg.Inch, Resamples: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, h := f.Size(); w != 10*vg.Centimeter || h != 5*vg.Inch {
+		t.Errorf("size %v x %v, want 10 cm x 5 in", w, h)
+	}
+}
+
+// TestTop checks the choice of configurations when there are more than
+// can be told apart: the best by success, said on the picture, or a
+// refusal with Strict.
+func TestTop(t *testing.T) {
+	var d plots.ECDFData
+	for i := range 15 {
+		// Configuration i solves i of 14 runs.
+		rt := plots.RunTimes{Config: fmt.Sprintf("c%02d", i), Runs: 14}
+		for k := range i {
+			rt.Hits = append(rt.Hits, float64(k+1))
+		}
+		d.Series = append(d.Series, rt)
+	}
+	d.XLabel = "evaluations"
+	f, err := plots.ECDF(d, plots.Options{Resamples: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	f.WriteSVG(&buf)
+	svg := buf.String()
+	if !strings.Contains(svg, "top 12 of 15 configurations (by success)") {
+		t.Error("no note of the top 12")
+	}
+	for i := range 15 {
+		name := fmt.Sprintf(">c%02d (", i)
+		if got, want := strings.Contains(svg, name), i >= 3; got != want {
+			t.Errorf("c%02d drawn: %v, want %v", i, got, want)
+		}
+	}
+	f, err = plots.ECDF(d, plots.Options{Resamples: -1, Top: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	f.WriteSVG(&buf)
+	if !strings.Contains(buf.String(), "top 3 of 15") || strings.Contains(buf.String(), ">c11 (") {
+		t.Error("Top 3: not the three best")
+	}
+	if _, err := plots.ECDF(d, plots.Options{Strict: true}); sudokulab.ErrorCode(err) != sudokulab.EINVALID || !strings.Contains(err.Error(), "15 configurations") {
+		t.Errorf("Strict: %v, want an EINVALID refusal", err)
+	}
+	if _, err := plots.ECDF(d, plots.Options{Top: 13}); sudokulab.ErrorCode(err) != sudokulab.EINVALID {
+		t.Errorf("Top 13: %v, want EINVALID", err)
 	}
 }
 
 func TestEmpty(t *testing.T) {
-	if _, err := plots.Convergence(nil, "generations"); err == nil {
+	if _, err := plots.Convergence(plots.ConvergenceData{}, plots.Options{}); err == nil {
 		t.Error("Convergence of nothing: no error")
 	}
-	if _, err := plots.ECDF(nil, "evaluations"); err == nil {
+	if _, err := plots.ECDF(plots.ECDFData{}, plots.Options{}); err == nil {
 		t.Error("ECDF of nothing: no error")
 	}
-	if _, err := plots.Success(plots.Bars{}); err == nil {
+	if _, err := plots.Success(plots.Bars{}, plots.Options{}); err == nil {
 		t.Error("Success of nothing: no error")
 	}
+	if _, err := plots.ERTPlot(plots.ERTData{}, plots.Options{}); err == nil {
+		t.Error("ERT of nothing: no error")
+	}
+	var many []plots.Trajectory
+	for i := range 40 {
+		many = append(many, plots.Trajectory{Config: "a", Panel: fmt.Sprint(i), X: []float64{0}, Best: []float64{1}})
+	}
+	if _, err := plots.Convergence(plots.ConvergenceData{Runs: many, PerPanel: true}, plots.Options{}); sudokulab.ErrorCode(err) != sudokulab.EINVALID {
+		t.Errorf("40 panels: %v, want EINVALID", err)
+	}
+}
+
+func TestParseLength(t *testing.T) {
+	tests := []struct {
+		in   string
+		want vg.Length
+		ok   bool
+	}{
+		{"16cm", 16 * vg.Centimeter, true},
+		{" 160mm ", 160 * vg.Millimeter, true},
+		{"6in", 6 * vg.Inch, true},
+		{"6.5IN", 6.5 * vg.Inch, true},
+		{"450pt", 450, true},
+		{"450", 450, true},
+		{"0cm", 0, false},
+		{"-3cm", 0, false},
+		{"6 in", 6 * vg.Inch, true},
+		{"cm", 0, false},
+		{"", 0, false},
+		{"6ft", 0, false},
+		{"0x10cm", 0, false},
+		{"inf", 0, false},
+		{"NaNcm", 0, false},
+		{"600cm", 0, false},
+	}
+	for _, tt := range tests {
+		got, err := plots.ParseLength(tt.in)
+		if (err == nil) != tt.ok || (tt.ok && (got-tt.want > 1e-9 || tt.want-got > 1e-9)) {
+			t.Errorf("ParseLength(%q) = %v, %v; want %v ok=%v", tt.in, got, err, tt.want, tt.ok)
+		}
+		if err != nil && (sudokulab.ErrorCode(err) != sudokulab.EINVALID || !strings.Contains(err.Error(), fmt.Sprintf("%q", tt.in))) {
+			t.Errorf("ParseLength(%q): error %v does not name the text", tt.in, err)
+		}
+	}
+}
+
+// FuzzParseLength checks that any text gives a length within bounds or an
+// EINVALID error.
+func FuzzParseLength(f *testing.F) {
+	for _, s := range []string{"16cm", "160mm", "6in", "450pt", "450", "-1cm", "1e3mm", "inf", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		l, err := plots.ParseLength(s)
+		if err != nil {
+			if sudokulab.ErrorCode(err) != sudokulab.EINVALID {
+				t.Fatalf("%q: %v is not EINVALID", s, err)
+			}
+			return
+		}
+		if !(l > 0) || l > 500*vg.Centimeter {
+			t.Fatalf("%q: length %v out of bounds", s, l)
+		}
+	})
 }

@@ -117,6 +117,21 @@ func findXChain(p *Position) (Step, bool) {
 		for i, c := range cells {
 			idx[c] = i
 		}
+		// strong[i] lists the indexes of the cells strongly linked to
+		// cells[i]: the other place of d in a unit where it has two.
+		strong := make([][]int, len(cells))
+		for u, ucells := range p.geo.Units {
+			m := p.unitMask(u, d)
+			if bits.OnesCount32(m) != 2 {
+				continue
+			}
+			i := idx[ucells[bits.TrailingZeros32(m)]]
+			j := idx[ucells[31-bits.LeadingZeros32(m)]]
+			if !slices.Contains(strong[i], j) {
+				strong[i] = append(strong[i], j)
+				strong[j] = append(strong[j], i)
+			}
+		}
 		// dist[i][0]: links to reach cells[i] "on" (after a strong link);
 		// dist[i][1]: "off" (after a weak link).
 		dist := make([][2]int, len(cells))
@@ -134,15 +149,18 @@ func findXChain(p *Position) (Step, bool) {
 				s := queue[0]
 				queue = queue[1:]
 				c := cells[s.i]
+				next := 1 - s.off // off -> strong -> on; on -> weak -> off
+				if s.off == 1 {
+					for _, j := range strong[s.i] {
+						if dist[j][next] < 0 {
+							dist[j][next] = dist[s.i][s.off] + 1
+							queue = append(queue, state{j, next})
+						}
+					}
+					continue
+				}
 				for j, q := range cells {
-					if !p.sees(c, q) {
-						continue
-					}
-					next := 1 - s.off // off -> strong -> on; on -> weak -> off
-					if s.off == 1 && !p.strongLinked(c, q, d) {
-						continue
-					}
-					if dist[j][next] < 0 {
+					if p.sees(c, q) && dist[j][next] < 0 {
 						dist[j][next] = dist[s.i][s.off] + 1
 						queue = append(queue, state{j, next})
 					}

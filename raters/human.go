@@ -15,19 +15,38 @@ import (
 // single, locked candidates (pointing, claiming), naked and hidden pairs,
 // triples and quads, X-wing, swordfish and jellyfish (basic fish), remote
 // pairs, unique rectangle type 1, XY-wing, XYZ-wing, W-wing, simple
-// colouring (colour wrap and colour trap), X-chains and XY-chains. It
-// never guesses.
+// colouring (colour wrap and colour trap), X-chains, XY-chains,
+// alternating inference chains (AIC, HoDoKu's nice loops), ALS-XZ and
+// ALS-XY-wing (almost locked sets), and forcing nets. It never guesses
+// beyond what a forcing net tries.
 //
-// Value is the score: the sum of the weights (after HoDoKu's) of every
-// step applied. The label is the level of the hardest step: easy (singles
-// only), medium (locked candidates, pairs, triples), hard (quads, fish,
-// wings, remote pairs, unique rectangles, colouring), unfair (X-chains and
-// XY-chains of up to 8 links), extreme (longer chains), or beyond when the
-// techniques do not solve the puzzle (it needs something harder, has
-// several solutions, or none). Details: {"hardest": technique,
-// "hardest_weight", "steps", "solved", "placed" (digits placed by logic),
-// "remaining" (empty cells left), "longest_chain", "techniques": {name:
-// count}} and "contradiction" when the givens lead to one.
+// The label is the level of the hardest step: easy (singles only),
+// medium (locked candidates, pairs, triples), hard (quads, fish, wings,
+// remote pairs, unique rectangles, colouring), unfair (X-chains,
+// XY-chains and AICs of up to 8 links, ALS-XZ, ALS-XY-wing), extreme
+// (longer chains, forcing nets), or beyond when the techniques do not
+// solve the puzzle (it needs something harder, has several solutions, or
+// none).
+//
+// Value orders puzzles by difficulty across the levels: a puzzle of a
+// higher level always has a higher value, and within a level the value
+// grows with the work. With L the level number (easy 1, medium 2, hard 3,
+// unfair 4, extreme 5, beyond 6; the table rating_levels holds the same)
+// and s the score, the sum of the weights (after HoDoKu's) of every step
+// applied,
+//
+//	value = 1000 L + 1000 s/(s + 2000)                   (solved: L <= 5)
+//	value = 6000 + 1000 (r + s/(s + 2000)) / (cells + 1)  (beyond)
+//
+// where r is the number of empty cells left when the techniques stall and
+// cells the number of cells of the grid. So the thousands are the level,
+// a score of 2000 is the middle of its level's band, and beyond puzzles
+// are ordered by the cells left (more is harder), then by the partial
+// score. Details: {"level" (the level number L), "score" (s), "hardest":
+// technique, "hardest_weight", "steps", "solved", "placed" (digits placed
+// by logic), "remaining" (empty cells left, r), "longest_chain",
+// "techniques": {name: count}} and "contradiction" when the givens lead
+// to one.
 //
 // The techniques are written for any box shape (candidates are bitsets of
 // up to 32 digits, units come from the shape's Geometry); the weights and
@@ -52,7 +71,7 @@ func HumanInfo() Info {
 }
 
 func (Human) Name() string    { return "human" }
-func (Human) Version() string { return "1" }
+func (Human) Version() string { return "2" }
 func (Human) Options() string { return "{}" }
 
 // Trace is the outcome of a logic solve.
@@ -131,8 +150,9 @@ func (h Human) Rate(ctx context.Context, puzzle sudokulab.Grid) (sudokulab.Ratin
 	if !tr.Solved {
 		level = Beyond
 	}
-	details := map[string]any{"steps": len(tr.Steps), "solved": tr.Solved, "placed": placed,
-		"remaining": len(puzzle.Cells) - puzzle.Givens() - placed, "longest_chain": longest, "techniques": counts}
+	remaining := len(puzzle.Cells) - puzzle.Givens() - placed
+	details := map[string]any{"level": level.Number(), "score": score, "steps": len(tr.Steps), "solved": tr.Solved,
+		"placed": placed, "remaining": remaining, "longest_chain": longest, "techniques": counts}
 	if hardest >= 0 {
 		details["hardest"] = hardest.String()
 		details["hardest_weight"] = hardest.Weight()
@@ -141,8 +161,22 @@ func (h Human) Rate(ctx context.Context, puzzle sudokulab.Grid) (sudokulab.Ratin
 		details["contradiction"] = true
 	}
 	r := base(h)
-	r.Value = ptr(float64(score))
+	r.Value = ptr(HumanValue(level, score, remaining, len(puzzle.Cells)))
 	r.Label = level.String()
 	r.Details = mustJSON(details)
 	return r, nil
+}
+
+// scoreScale is the score at the middle of a level's band of values.
+const scoreScale = 2000
+
+// HumanValue returns the human rater's value of a puzzle rated at level
+// with the given score; remaining (the empty cells left) and cells (the
+// cells of the grid) order the beyond puzzles. See Human for the formula.
+func HumanValue(level Level, score, remaining, cells int) float64 {
+	band := float64(score) / float64(score+scoreScale)
+	if level == Beyond {
+		band = (float64(remaining) + band) / float64(cells+1)
+	}
+	return 1000*float64(level.Number()) + 1000*band
 }

@@ -39,6 +39,8 @@ type Position struct {
 	// done, while SolveLogically works on the position, is its
 	// context's Done channel (nil otherwise: never closed).
 	done <-chan struct{}
+	// als caches the ALSs of the current candidates (als.go).
+	als *alsCache
 }
 
 // NewPosition returns the position of a puzzle: its givens placed and every

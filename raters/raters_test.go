@@ -144,6 +144,8 @@ func TestHumanLevels(t *testing.T) {
 		name, grid, label, hardest string
 	}{
 		{"singles", "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79", "easy", "naked-single"},
+		// The first of top1465: stalls without forcing nets.
+		{"forcing net", "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........", "extreme", "forcing-net"},
 		// Two solutions: logic stalls.
 		{"not unique", "........." + "........." + "........." + "........." + "........." + "........." + "........." + "........." + "123456789", "beyond", ""},
 	}
@@ -161,19 +163,59 @@ func TestHumanLevels(t *testing.T) {
 	}
 }
 
-func TestHumanScoreIsSumOfWeights(t *testing.T) {
+// TestHumanValue checks that the value is HumanValue of the level, the
+// score (the sum of the step weights) and the cells left, and that the
+// details carry them.
+func TestHumanValue(t *testing.T) {
 	g := paperdata.MustGet("sato-no27").Puzzle
 	tr, err := raters.SolveLogically(context.Background(), g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum := 0
+	level := raters.Easy
 	for _, s := range tr.Steps {
 		sum += s.Technique.Weight()
+		level = max(level, s.Level())
 	}
 	r, _ := newRater(t, "human", nil).Rate(context.Background(), g)
-	if *r.Value != float64(sum) {
-		t.Errorf("value %v, want %d", *r.Value, sum)
+	d := details(t, r)
+	if d["score"] != float64(sum) || d["level"] != float64(level.Number()) || r.Label != level.String() {
+		t.Errorf("label %s, details %s; want score %d, level %d (%s)", r.Label, r.Details, sum, level.Number(), level)
+	}
+	if want := raters.HumanValue(level, sum, 0, len(g.Cells)); *r.Value != want {
+		t.Errorf("value %v, want %v", *r.Value, want)
+	}
+	if r.RaterVersion != "2" {
+		t.Errorf("version %s, want 2", r.RaterVersion)
+	}
+}
+
+// TestHumanValueOrdersLevels checks that every value of a level is above
+// every value of the level below, whatever the scores, and that within a
+// level the value grows with the score (and, beyond, with the cells left).
+func TestHumanValueOrdersLevels(t *testing.T) {
+	tests := []struct {
+		name         string
+		lower, upper float64
+	}{
+		{"easy below medium", raters.HumanValue(raters.Easy, 1<<30, 0, 81), raters.HumanValue(raters.Medium, 0, 0, 81)},
+		{"medium below hard", raters.HumanValue(raters.Medium, 1<<30, 0, 81), raters.HumanValue(raters.Hard, 0, 0, 81)},
+		{"hard below unfair", raters.HumanValue(raters.Hard, 1<<30, 0, 81), raters.HumanValue(raters.Unfair, 0, 0, 81)},
+		{"unfair below extreme", raters.HumanValue(raters.Unfair, 1<<30, 0, 81), raters.HumanValue(raters.Extreme, 0, 0, 81)},
+		{"extreme below beyond", raters.HumanValue(raters.Extreme, 1<<30, 0, 81), raters.HumanValue(raters.Beyond, 0, 1, 81)},
+		{"more work within a level", raters.HumanValue(raters.Hard, 1000, 0, 81), raters.HumanValue(raters.Hard, 1001, 0, 81)},
+		{"more cells left beyond", raters.HumanValue(raters.Beyond, 1<<30, 40, 81), raters.HumanValue(raters.Beyond, 0, 41, 81)},
+		{"more work beyond", raters.HumanValue(raters.Beyond, 100, 40, 81), raters.HumanValue(raters.Beyond, 200, 40, 81)},
+		{"beyond of a 25x25 below 7000", raters.HumanValue(raters.Beyond, 1<<30, 625, 625), 7000},
+	}
+	for _, tt := range tests {
+		if !(tt.lower < tt.upper) {
+			t.Errorf("%s: %v is not below %v", tt.name, tt.lower, tt.upper)
+		}
+	}
+	if v := raters.HumanValue(raters.Unfair, 2000, 0, 81); v != 4500 {
+		t.Errorf("unfair with score 2000: %v, want 4500 (the middle of the band)", v)
 	}
 }
 
@@ -187,6 +229,11 @@ func TestStepLevel(t *testing.T) {
 		{raters.Step{Technique: raters.Jellyfish}, raters.Hard},
 		{raters.Step{Technique: raters.XChain, Links: 8}, raters.Unfair},
 		{raters.Step{Technique: raters.XYChain, Links: 9}, raters.Extreme},
+		{raters.Step{Technique: raters.AIC, Links: 5}, raters.Unfair},
+		{raters.Step{Technique: raters.AIC, Links: 11}, raters.Extreme},
+		{raters.Step{Technique: raters.ALSXZ}, raters.Unfair},
+		{raters.Step{Technique: raters.ALSXYWing}, raters.Unfair},
+		{raters.Step{Technique: raters.ForcingNet}, raters.Extreme},
 	}
 	for _, tt := range tests {
 		if got := tt.step.Level(); got != tt.want {

@@ -449,6 +449,69 @@ func TestTechniques(t *testing.T) {
 				keep(p, cell(5, 9), 4, 5)
 				return p
 			}},
+		{name: "aic", tech: raters.AIC,
+			pos: func() *raters.Position {
+				// (r1c1,1) = (r1c1,2) - (r1c5,2) = (r4c5,2) - (r4c5,3) = (r4c1,3):
+				// r1c1 is 1 or r4c1 is 3, and r4c1 sees r1c1: r4c1 is not 1.
+				p := blank()
+				keep(p, cell(1, 1), 1, 2)
+				only(p, row(1), 2, cell(1, 1), cell(1, 5))
+				only(p, col(5), 2, cell(1, 5), cell(4, 5))
+				only(p, row(4), 3, cell(4, 1), cell(4, 5))
+				return p
+			},
+			elim: cands(cell(4, 1), 1)},
+		{name: "no aic", tech: raters.AIC, absent: true,
+			pos: func() *raters.Position {
+				p := blank()
+				keep(p, cell(1, 1), 1, 2)
+				only(p, row(1), 2, cell(1, 1), cell(1, 5))
+				return p
+			}},
+		{name: "als-xz", tech: raters.ALSXZ,
+			pos: func() *raters.Position {
+				// A = r1c1 {1,2}, B = r5c1 {1,3} + r5c2 {2,3}; x = 1 (r1c1 sees
+				// r5c1), z = 2: 2 leaves the cells that see r1c1 and r5c2.
+				p := blank()
+				keep(p, cell(1, 1), 1, 2)
+				keep(p, cell(5, 1), 1, 3)
+				keep(p, cell(5, 2), 2, 3)
+				return p
+			},
+			elim: digit(2, cell(1, 2), cell(2, 2), cell(3, 2), cell(4, 1), cell(6, 1))},
+		{name: "no als-xz", tech: raters.ALSXZ, absent: true,
+			pos: func() *raters.Position {
+				p := blank()
+				keep(p, cell(1, 1), 1, 2)
+				keep(p, cell(5, 5), 1, 3)
+				return p
+			}},
+		{name: "als-xy-wing", tech: raters.ALSXYWing,
+			pos: func() *raters.Position {
+				// A = r1c1 {1,4}, B = r9c9 {2,4}, C = r1c9 + r2c9 {1,2,3} (two cells
+				// of column 9 holding 1, 2, 3): x = 1 joins A and C (r1c1 sees the
+				// 1 of C, r1c9), y = 2 joins B and C (r9c9 sees both cells of C);
+				// 4 leaves the cells that see r1c1 and r9c9: r1c9 (in C, holding
+				// no 4) and r9c1.
+				p := blank()
+				keep(p, cell(1, 1), 1, 4)
+				keep(p, cell(9, 9), 2, 4)
+				keep(p, cell(1, 9), 1, 2)
+				keep(p, cell(2, 9), 2, 3)
+				return p
+			},
+			elim: cands(cell(9, 1), 4)},
+		{name: "forcing net", tech: raters.ForcingNet,
+			pos: func() *raters.Position {
+				// r1c3 = 1 leaves r1c1 and r1c2 both 2.
+				p := blank()
+				keep(p, cell(1, 1), 1, 2)
+				keep(p, cell(1, 2), 1, 2)
+				keep(p, cell(1, 3), 1, 2, 3)
+				return p
+			},
+			elim: cands(cell(1, 3), 1)},
+		{name: "no forcing net", tech: raters.ForcingNet, absent: true, pos: blank},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

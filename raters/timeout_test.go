@@ -27,8 +27,8 @@ func TestRateTimeout(t *testing.T) {
 		{"backtrack", nil, gridgen.Pattern(5, 250, 1), 50 * time.Millisecond, false},
 		// About 100 ms for 8 samples.
 		{"backtrack", nil, gridgen.Pattern(5, 60, 1), 2 * time.Millisecond, true},
-		// About 150 ms: colouring and X-chains over 25 digits of ~560 empty
-		// cells, each check taking some 100 ms; the finders check ctx.
+		// About 400 ms: colouring, chains, ALSs and forcing nets over 25
+		// digits of ~560 empty cells; the finders check ctx.
 		{"human", nil, gridgen.Pattern(5, 60, 1), 5 * time.Millisecond, true},
 		{"givens", nil, gridgen.Pattern(5, 60, 1), 0, true},
 	}

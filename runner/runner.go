@@ -108,14 +108,16 @@ type ConfigSummary struct {
 // CodeVersion returns the version of the running binary: the environment
 // variable SUDOKULAB_CODE_VERSION if set, else from the build information
 // the module version, or the VCS revision (with "+dirty" for a modified
-// tree), or "devel" (go run and -buildvcs=false builds carry no revision).
+// tree); go run, go test and -buildvcs=false builds carry no revision, so
+// then the revision of the git checkout the source was compiled from (see
+// sourceVersion), and "devel" only when there is none.
 func CodeVersion() string {
 	if v := os.Getenv("SUDOKULAB_CODE_VERSION"); v != "" {
 		return v
 	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "devel"
+		return sourceVersion()
 	}
 	var rev, dirty string
 	for _, s := range bi.Settings {
@@ -137,7 +139,7 @@ func CodeVersion() string {
 		}
 		return rev + dirty
 	}
-	return "devel"
+	return sourceVersion()
 }
 
 // Execute does the runs of the plan that are not recorded yet: it puts

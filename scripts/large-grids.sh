@@ -30,7 +30,7 @@ for order in 3 4 5; do
 	start=$(date +%s.%N)
 	"$sl" --db "$lab" import "$dir"/g$n/*.instance --collection "g$n-45" --count-timeout "$budget" > /dev/null 2> "$dir/import-$n.err"
 	end=$(date +%s.%N)
-	q() { "$sl" --db "$lab" --format csv sql "$1" | tail -1; }
+	q() { "$sl" --db "$lab" -O csv sql "$1" | tail -1; }
 	stored=$(q "SELECT COUNT(*) FROM puzzle_catalog WHERE collection = 'g$n-45'")
 	undetermined=$(q "SELECT COUNT(*) FROM puzzle_catalog WHERE collection = 'g$n-45' AND count_status = 'undetermined'")
 	printf '%dx%d, 45%% given, %d puzzles, budget %s: %.1f s (bound %s x %d / %d cores = %.0f s); stored %s, undetermined %s\n' \

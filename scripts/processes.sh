@@ -31,7 +31,7 @@ for ((r = 0; r < repeat; r++)); do
 		failed=0
 		for p in "${pids[@]}"; do wait "$p" || failed=$((failed + 1)); done
 		end=$(date +%s.%N)
-		q() { "$sl" --db "$lab" --format csv sql "$1" | tail -1; }
+		q() { "$sl" --db "$lab" -O csv sql "$1" | tail -1; }
 		runs=$(q "SELECT COUNT(*) FROM experiment_runs er JOIN experiments e ON e.id = er.experiment_id WHERE e.name = 'shared'")
 		distinct=$(q "SELECT COUNT(DISTINCT r.id) FROM runs r JOIN experiment_runs er ON er.run_id = r.id JOIN experiments e ON e.id = er.experiment_id WHERE e.name = 'shared'")
 		workers=$(q "SELECT COUNT(DISTINCT w.worker) FROM work w JOIN experiments e ON e.id = w.experiment_id WHERE e.name = 'shared'")

@@ -32,6 +32,10 @@ func TestEveryCommandOnBothBackends(t *testing.T) {
 	if err := os.WriteFile(puzzles, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	empty := filepath.Join(dir, "empty.txt")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	example := exampleDB(t)
 	qs, err := queries.All()
 	if err != nil {
@@ -41,7 +45,7 @@ func TestEveryCommandOnBothBackends(t *testing.T) {
 		out := map[string]string{}
 		step := func(name string, args ...string) {
 			t.Helper()
-			stdout, errOut, code := run(t, append([]string{"--db", target, "--format", "csv"}, args...)...)
+			stdout, errOut, code := run(t, append([]string{"--db", target, "-O", "csv"}, args...)...)
 			if code != 0 {
 				t.Fatalf("%s: exit %d: %s %s", name, code, stdout, errOut)
 			}
@@ -49,6 +53,14 @@ func TestEveryCommandOnBothBackends(t *testing.T) {
 		}
 		step("init", "init")
 		step("migrate status", "migrate", "status")
+		// An import that reads no puzzle fails and leaves nothing behind.
+		if _, errOut, code := run(t, "--db", target, "import", empty); code != exitInvalid || !strings.Contains(errOut, "no puzzle imported: the file is empty") {
+			t.Fatalf("import of an empty file: exit %d: %s", code, errOut)
+		}
+		step("nothing left", "sql", "SELECT (SELECT COUNT(*) FROM imports) + (SELECT COUNT(*) FROM collections) AS n")
+		if out["nothing left"] != "n\n0\n" {
+			t.Fatalf("the failed import left %q", out["nothing left"])
+		}
 		step("import", "import", puzzles, "--format", "line", "--collection", "paper")
 		step("puzzles list", "puzzles", "list", "--collection", "paper")
 		step("puzzles show", "puzzles", "show", "1")
@@ -63,7 +75,7 @@ func TestEveryCommandOnBothBackends(t *testing.T) {
 		step("worker", "worker", "--experiment", "e2")
 		step("experiments list", "experiments", "list")
 		step("experiments show", "experiments", "show", "e1")
-		step("runs list", "runs", "list", "--where", "experiment = 'e1'")
+		step("runs list", "runs", "list", "--experiment", "e1", "--where", "collection = 'paper'")
 		step("runs show", "runs", "show", "1")
 		step("rate", "rate", "--rater", "all", "--collection", "paper")
 		step("count", "count", "--collection", "paper")

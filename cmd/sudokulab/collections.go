@@ -77,8 +77,17 @@ func runCollectionsShow(ctx context.Context, cmd *cobra.Command, o *collectionsS
 		return err
 	}
 	w := cmd.OutOrStdout()
-	if o.format != "table" {
+	switch o.format {
+	case "csv":
 		return writeRows(w, o.format, t.Columns, t.Rows)
+	case "json":
+		imports, err := db.ImportTable(ctx, d, name)
+		if err != nil {
+			return err
+		}
+		return writeJSON(w, object{{"name", c.Name}, {"puzzles", c.Puzzles}, {"created_at", c.CreatedAt},
+			{"description", c.Description}, {"members", rowObjects(t.Columns, t.Rows)},
+			{"imports", rowObjects(imports.Columns, imports.Rows)}})
 	}
 	fmt.Fprintf(w, "collection %s: %d puzzles, created %s\n", c.Name, c.Puzzles, c.CreatedAt.Format("2006-01-02 15:04:05"))
 	if c.Description != "" {
@@ -119,8 +128,11 @@ func newCollectionsRmCmd(opts *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "removed collection %s (%d puzzles; they stay in the database)\n", args[0], n)
-			return nil
+			w := cmd.OutOrStdout()
+			return writeRecord(w, opts.format, func() error {
+				_, err := fmt.Fprintf(w, "removed collection %s (%d puzzles; they stay in the database)\n", args[0], n)
+				return err
+			}, object{{"removed", args[0]}, {"puzzles", n}})
 		},
 	}
 }
@@ -166,11 +178,14 @@ benchmark set of an experiment. NAME must be new.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "added collection %s: %d puzzles\n", args[0], n)
-			return nil
+			w := cmd.OutOrStdout()
+			return writeRecord(w, o.format, func() error {
+				_, err := fmt.Fprintf(w, "added collection %s: %d puzzles\n", args[0], n)
+				return err
+			}, object{{"added", args[0]}, {"puzzles", n}})
 		},
 	}
-	cmd.Flags().StringVar(&o.where, "where", "", "SQL predicate over the view puzzle_catalog (required)")
+	cmd.Flags().StringVar(&o.where, "where", "", whereHelp+" (required)")
 	cmd.Flags().StringVar(&o.description, "description", "", "what the collection is for")
 	return cmd
 }

@@ -61,15 +61,17 @@ func runConfigsAdd(ctx context.Context, cmd *cobra.Command, o *configsAddOptions
 		return err
 	}
 	w := cmd.OutOrStdout()
-	switch {
-	case reused && c.Name == name:
-		fmt.Fprintf(w, "configuration %s exists with these settings\n", name)
-	case reused:
-		fmt.Fprintf(w, "these settings are stored as configuration %s; use that name\n", c.Name)
-	default:
-		fmt.Fprintf(w, "added configuration %s: %s %s\n", c.Name, c.Solver, c.Params.Canonical())
-	}
-	return nil
+	return writeRecord(w, o.format, func() error {
+		switch {
+		case reused && c.Name == name:
+			fmt.Fprintf(w, "configuration %s exists with these settings\n", name)
+		case reused:
+			fmt.Fprintf(w, "these settings are stored as configuration %s; use that name\n", c.Name)
+		default:
+			fmt.Fprintf(w, "added configuration %s: %s %s\n", c.Name, c.Solver, c.Params.Canonical())
+		}
+		return nil
+	}, object{{"name", c.Name}, {"solver", c.Solver}, {"params", c.Params.Canonical()}, {"added", !reused}})
 }
 
 func newConfigsListCmd(opts *options) *cobra.Command {
@@ -105,22 +107,34 @@ func newConfigsShowCmd(opts *options) *cobra.Command {
 				return err
 			}
 			w := cmd.OutOrStdout()
-			if opts.format == "table" {
-				kind := "configuration"
-				if c.Preset {
-					kind = "preset"
-				}
-				fmt.Fprintf(w, "%s %s: solver %s (%s)\n", kind, c.Name, c.Solver, c.Info.Paper)
-				if c.Description != "" {
-					fmt.Fprintln(w, c.Description)
-				}
-				fmt.Fprintf(w, "parameters %s, hash %s\n", c.Config.Params, c.ParamsHash[:16])
-			}
+			cols := []string{"parameter", "value", "default", "range", "section", "doc"}
 			rows := make([][]any, len(c.Info.Params))
 			for i, p := range c.Info.Params {
 				rows[i] = []any{p.Name, fmt.Sprint(c.Params[p.Name]), fmt.Sprint(p.Default), p.Range(), p.Section, p.Doc}
 			}
-			return writeRows(w, opts.format, []string{"parameter", "value", "default", "range", "section", "doc"}, rows)
+			switch opts.format {
+			case "csv":
+				return writeRows(w, opts.format, cols, rows)
+			case "json":
+				params := make([]object, len(c.Info.Params))
+				for i, p := range c.Info.Params {
+					params[i] = object{{"parameter", p.Name}, {"value", c.Params[p.Name]}, {"default", p.Default},
+						{"range", p.Range()}, {"section", p.Section}, {"doc", p.Doc}}
+				}
+				return writeJSON(w, object{{"name", c.Name}, {"solver", c.Solver}, {"preset", c.Preset},
+					{"description", c.Description}, {"paper", c.Info.Paper}, {"params", c.Params.Canonical()},
+					{"params_hash", c.ParamsHash}, {"parameters", params}})
+			}
+			kind := "configuration"
+			if c.Preset {
+				kind = "preset"
+			}
+			fmt.Fprintf(w, "%s %s: solver %s (%s)\n", kind, c.Name, c.Solver, c.Info.Paper)
+			if c.Description != "" {
+				fmt.Fprintln(w, c.Description)
+			}
+			fmt.Fprintf(w, "parameters %s, hash %s\n", c.Config.Params, c.ParamsHash[:16])
+			return writeRows(w, opts.format, cols, rows)
 		},
 	}
 }

@@ -63,7 +63,7 @@ the puzzles counted since.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.where, "where", "", "SQL predicate over the view puzzle_catalog")
+	f.StringVar(&o.where, "where", "", whereHelp)
 	f.StringVar(&o.collection, "collection", "", "only puzzles of this collection")
 	f.DurationVar(&o.timeout, "timeout", defaultCountTimeout, "time to count one puzzle's solutions (0: the default, negative: no limit)")
 	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "goroutines counting solutions")
@@ -89,6 +89,9 @@ func runCount(ctx context.Context, cmd *cobra.Command, o *countOptions) error {
 		return err
 	}
 	defer d.Close()
+	if err := checkCollection(ctx, d, o.collection); err != nil {
+		return err
+	}
 	ps, err := db.ListPuzzles(ctx, d, andPredicates("solution_count IS NULL", puzzlePredicate(o.where, o.collection)), 0)
 	if err != nil {
 		return err
@@ -192,11 +195,20 @@ loop:
 	}
 	prog.finish()
 	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "counted %d of %d puzzles (%d unique, %d with two or more solutions, %d with none); %d still undetermined within %v each; in %v\n",
-		sum.counted, sum.todo, sum.byCount[1], sum.byCount[2], sum.byCount[0], sum.undetermined, budgetText(timeout),
-		time.Since(start).Round(time.Millisecond))
-	if left := sum.todo - sum.counted - sum.undetermined; left > 0 {
-		fmt.Fprintf(w, "%d puzzles not attempted (interrupted); the same command continues with them\n", left)
+	elapsed := time.Since(start)
+	left := sum.todo - sum.counted - sum.undetermined
+	if perr := writeRecord(w, o.format, func() error {
+		fmt.Fprintf(w, "counted %d of %d puzzles (%d unique, %d with two or more solutions, %d with none); %d still undetermined within %v each; in %v\n",
+			sum.counted, sum.todo, sum.byCount[1], sum.byCount[2], sum.byCount[0], sum.undetermined, budgetText(timeout),
+			elapsed.Round(time.Millisecond))
+		if left > 0 {
+			fmt.Fprintf(w, "%d puzzles not attempted (interrupted); the same command continues with them\n", left)
+		}
+		return nil
+	}, object{{"todo", sum.todo}, {"counted", sum.counted}, {"unique", sum.byCount[1]}, {"two_or_more", sum.byCount[2]},
+		{"none", sum.byCount[0]}, {"undetermined", sum.undetermined}, {"not_attempted", left},
+		{"timeout_seconds", timeout.Seconds()}, {"elapsed_seconds", elapsed.Seconds()}}); perr != nil && werr == nil {
+		werr = perr
 	}
 	if werr != nil {
 		return werr

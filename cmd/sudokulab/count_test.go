@@ -27,7 +27,7 @@ func TestCountUndetermined(t *testing.T) {
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("import took %v", took)
 	}
-	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "puzzles", "list")
+	out, _, _ = run(t, "--db", dbPath, "-O", "csv", "puzzles", "list")
 	if want := "id,size,givens,solutions,grid\n1,25,282,undetermined," + hard.String() + "\n2,25,313,undetermined," + medium.String() + "\n"; out != want {
 		t.Errorf("list = %q, want %q", out, want)
 	}
@@ -35,7 +35,7 @@ func TestCountUndetermined(t *testing.T) {
 	if !strings.Contains(out, "solutions: undetermined") {
 		t.Errorf("show: %q", out)
 	}
-	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "query", "collection-summary")
+	out, _, _ = run(t, "--db", dbPath, "-O", "csv", "query", "collection-summary")
 	if !strings.HasPrefix(out, "collection,puzzles,min_givens,mean_givens,max_givens,with_solution,unique_solution,undetermined,") ||
 		!strings.Contains(out, "\nlarge,2,282,297.5,313,") || !strings.Contains(out, ",0,2,") {
 		t.Errorf("collection-summary: %q", out)
@@ -66,7 +66,7 @@ func TestCountUndetermined(t *testing.T) {
 			if code != 0 || !strings.Contains(out, s.want) {
 				t.Fatalf("exit %d, %q %q; want %q", code, out, errOut, s.want)
 			}
-			out, _, _ = run(t, "--db", dbPath, "--format", "csv", "sql",
+			out, _, _ = run(t, "--db", dbPath, "-O", "csv", "sql",
 				"SELECT count_status, solution_count IS NULL, count_seconds > 0 FROM puzzles ORDER BY id")
 			want := "count_status,solution_count IS NULL,count_seconds > 0\n"
 			for _, st := range s.status {
@@ -93,7 +93,7 @@ func TestRunOnUndeterminedCount(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("run: exit %d: %s %s", code, out, errOut)
 	}
-	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "sql", "SELECT status, solution_count, count_status FROM run_results")
+	out, _, _ = run(t, "--db", dbPath, "-O", "csv", "sql", "SELECT status, solution_count, count_status FROM run_results")
 	if out != "status,solution_count,count_status\ntimeout,,undetermined\n" {
 		t.Errorf("run_results: %q, want one timed-out run on a puzzle whose count is undetermined", out)
 	}
@@ -110,7 +110,7 @@ func TestCountTimeoutFlags(t *testing.T) {
 		{"solve", []string{"solve", "--count-timeout", "50ms", hard}, "solutions: undetermined: counting stopped after 50ms"},
 		{"puzzles add", []string{"puzzles", "add", "--count-timeout", "50ms", hard}, "added puzzle 1 (282 givens, solutions: undetermined"},
 		{"puzzles add 9x9", []string{"puzzles", "add", "--count-timeout", "50ms", escargot}, "added puzzle 2 (23 givens, solutions: 1 (unique))"},
-		{"solve json", []string{"--format", "json", "solve", "--count-timeout", "50ms", hard}, `"count_status": "undetermined"`},
+		{"solve json", []string{"-O", "json", "solve", "--count-timeout", "50ms", hard}, `"count_status": "undetermined"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -27,7 +27,7 @@ permutations and transposition; see docs/schema.md), then with --report
 lists the groups of stored puzzles sharing a form: puzzles that are one
 puzzle written differently. It removes nothing.`,
 		Example: `  sudokulab dedupe --report
-  sudokulab --format csv dedupe --report > duplicates.csv
+  sudokulab -O csv dedupe --report > duplicates.csv
   sudokulab sql "SELECT COUNT(DISTINCT symmetry_form) FROM puzzles"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -50,8 +50,12 @@ func runDedupe(ctx context.Context, cmd *cobra.Command, o *dedupeOptions) error 
 	}
 	if len(missing) > 0 {
 		var z symmetry.Canonicalizer
+		bar := newWorkBar(cmd.ErrOrStderr(), "dedupe: symmetry forms", len(missing))
 		err = d.WithTx(ctx, func(tx *sqlx.Tx) error {
 			for _, p := range missing {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
 				f, err := z.Form(p.Givens)
 				if err != nil {
 					return err
@@ -59,9 +63,11 @@ func runDedupe(ctx context.Context, cmd *cobra.Command, o *dedupeOptions) error 
 				if err := db.SetSymmetryForm(ctx, tx, p.ID, f); err != nil {
 					return err
 				}
+				bar.add(1, "")
 			}
 			return nil
 		})
+		bar.finish()
 		if err != nil {
 			return err
 		}

@@ -51,9 +51,13 @@ workers holding its runs now.`,
 				return err
 			}
 			w := cmd.OutOrStdout()
-			if opts.format != "table" {
-				// One table per output for csv and json: the per-configuration one.
+			switch opts.format {
+			case "csv":
+				// One table per output: the per-configuration one.
 				return writeRows(w, opts.format, t.Columns, t.Rows)
+			case "json":
+				return writeJSON(w, object{{"name", args[0]}, {"configurations", rowObjects(t.Columns, t.Rows)},
+					{"hosts", rowObjects(hosts.Columns, hosts.Rows)}})
 			}
 			fmt.Fprintf(w, "experiment %s\n", args[0])
 			if err := writeRows(w, opts.format, t.Columns, t.Rows); err != nil {

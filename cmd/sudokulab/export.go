@@ -42,7 +42,7 @@ the file again gives the same puzzles and metadata.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.where, "where", "", "SQL predicate over the view puzzle_catalog")
+	f.StringVar(&o.where, "where", "", whereHelp)
 	f.StringVar(&o.collection, "collection", "", "export this collection, in its order")
 	f.StringVar(&o.fileFormat, "format", "line", "file format (see sudokulab formats)")
 	f.StringVarP(&o.output, "output", "o", "-", "file to write, - for standard output; a folder for sdk and ss")

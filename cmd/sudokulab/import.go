@@ -69,7 +69,7 @@ another process is importing into the collection is a conflict (exit 4).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.fileFormat, "format", "", "the files' format (default: detected; see sudokulab formats)")
+	f.StringVar(&o.fileFormat, "format", "", "the files' format (default: detected; see sudokulab formats); the output format is --output-format")
 	f.StringVar(&o.collection, "collection", "", "collection the puzzles go to (default: the file's base name)")
 	f.StringVar(&o.symbols, "symbols", "", "symbol set of large grids, such as 0-F, 1-G, A-P, A-Y or 1-16 (default: detected)")
 	f.StringVar(&o.puzzleColumn, "puzzle-column", "", "CSV column (or JSON field) holding the puzzle")
@@ -120,18 +120,35 @@ func runImport(ctx context.Context, cmd *cobra.Command, o *importOptions, files 
 		return err
 	}
 	defer d.Close()
-	w := cmd.OutOrStdout()
+	pr, err := newImportPrinter(cmd.OutOrStdout(), o.format)
+	if err != nil {
+		return err
+	}
 	if len(files) == 1 || o.jobs == 1 {
 		for _, file := range files {
 			res, err := pipeline.ImportFile(ctx, d, file, popts)
 			if err := importDone(cmd, file, res, err); err != nil {
+				return errors.Join(fileFormatHint(err, o.fileFormat), pr.close())
+			}
+			if err := pr.print(res); err != nil {
 				return err
 			}
-			printImport(w, res)
 		}
-		return nil
+		return pr.close()
 	}
-	return importConcurrently(ctx, cmd, d, files, popts, o.jobs)
+	err = importConcurrently(ctx, cmd, d, files, popts, o.jobs, pr)
+	return errors.Join(fileFormatHint(err, o.fileFormat), pr.close())
+}
+
+// fileFormatHint adds to an import's EINVALID error, when --format named
+// json or csv, that --format is the file format, not the output format:
+// the old global --format json became --output-format json (-O json).
+func fileFormatHint(err error, format string) error {
+	if err == nil || sudokulab.ErrorCode(err) != sudokulab.EINVALID || (format != "json" && format != "csv") {
+		return err
+	}
+	return sudokulab.WrapError(sudokulab.EINVALID, err, "--format %s reads the files as %s (--format is the files' format); for %s output use --output-format %s (-O %s)",
+		format, format, format, format, format)
 }
 
 // importDone reports an interrupted import and returns err.
@@ -148,7 +165,7 @@ func importDone(cmd *cobra.Command, file string, res *pipeline.Result, err error
 // each, as in the large-grid benchmark sets) then use every core. The
 // results are printed in the order of the files; the first error stops
 // the imports still running, which a rerun resumes.
-func importConcurrently(ctx context.Context, cmd *cobra.Command, d *db.DB, files []string, popts pipeline.Options, jobs int) error {
+func importConcurrently(ctx context.Context, cmd *cobra.Command, d *db.DB, files []string, popts pipeline.Options, jobs int, pr *importPrinter) error {
 	slots := min(jobs, len(files))
 	popts.Workers = max(1, jobs/slots)
 	popts.Progress = nil // one bar per file would interleave
@@ -196,18 +213,69 @@ func importConcurrently(ctx context.Context, cmd *cobra.Command, d *db.DB, files
 		}
 	}()
 	defer wg.Wait()
-	w := cmd.OutOrStdout()
 	for i := range outs {
 		<-outs[i].done
 		if err := importDone(cmd, files[i], outs[i].res, outs[i].err); err != nil {
 			return err
 		}
-		printImport(w, outs[i].res)
+		if err := pr.print(outs[i].res); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// printImport reports one file's import.
+// importPrinter reports each file's import as it ends: as text for the
+// table format, else as a row (csv) or an object (json) per file.
+type importPrinter struct {
+	w      io.Writer
+	stream *rowStream // nil for text
+}
+
+// importColumns are the fields of a file's import in csv and json.
+var importColumns = []string{"file", "format", "collection", "collections", "import_id", "skipped", "read", "new",
+	"duplicate", "rejected", "undetermined", "resumed_after", "elapsed_seconds", "rejected_lines", "notes"}
+
+func newImportPrinter(w io.Writer, format string) (*importPrinter, error) {
+	p := &importPrinter{w: w}
+	if format != "table" {
+		var err error
+		if p.stream, err = newRowStream(w, format, importColumns, nil); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// print reports one file's import.
+func (p *importPrinter) print(res *pipeline.Result) error {
+	if p.stream == nil {
+		printImport(p.w, res)
+		return nil
+	}
+	im := res.Import
+	rejected := make([]string, len(res.Rejected))
+	for i, r := range res.Rejected {
+		rejected[i] = r.Error()
+	}
+	var resumed any
+	if res.Resumed {
+		resumed = res.ResumedAfter
+	}
+	return p.stream.Write([]any{res.File, res.Format, res.Collection, append([]string{}, res.Collections...), im.ID, res.Skipped,
+		im.PuzzlesRead, im.PuzzlesNew, im.PuzzlesDuplicate, im.PuzzlesRejected, res.Undetermined, resumed,
+		res.Elapsed.Seconds(), rejected, append([]string{}, res.Notes...)})
+}
+
+// close ends the report.
+func (p *importPrinter) close() error {
+	if p.stream == nil {
+		return nil
+	}
+	return p.stream.Close()
+}
+
+// printImport reports one file's import as text.
 func printImport(w io.Writer, res *pipeline.Result) {
 	im := res.Import
 	if res.Skipped {

@@ -71,9 +71,9 @@ func TestImportCommandResume(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--format", "csv", "collections", "list"}, "name,puzzles,created_at,description\n"},
-		{[]string{"--format", "csv", "sql", "SELECT count(*) AS n FROM puzzle_catalog"}, "n\n0\n"},
-		{[]string{"--format", "csv", "puzzles", "list"}, "id,size,givens,solutions,grid\n"},
+		{[]string{"-O", "csv", "collections", "list"}, "name,puzzles,created_at,description\n"},
+		{[]string{"-O", "csv", "sql", "SELECT count(*) AS n FROM puzzle_catalog"}, "n\n0\n"},
+		{[]string{"-O", "csv", "puzzles", "list"}, "id,size,givens,solutions,grid\n"},
 	} {
 		if out := mustRun(t, append([]string{"--db", dbPath}, tt.args...)...); out != tt.want {
 			t.Errorf("%v while loading:\n%s\nwant:\n%s", tt.args, out, tt.want)
@@ -90,7 +90,7 @@ func TestImportCommandResume(t *testing.T) {
 		!strings.Contains(out, "resumed an interrupted import after the ") {
 		t.Errorf("resumed import:\n%s", out)
 	}
-	if out := mustRun(t, "--db", dbPath, "--format", "csv", "sql", "SELECT count(*) AS n, min(position) AS lo, max(position) AS hi FROM puzzle_catalog WHERE collection = 'many'"); out != "n,lo,hi\n2000,1,2000\n" {
+	if out := mustRun(t, "--db", dbPath, "-O", "csv", "sql", "SELECT count(*) AS n, min(position) AS lo, max(position) AS hi FROM puzzle_catalog WHERE collection = 'many'"); out != "n,lo,hi\n2000,1,2000\n" {
 		t.Errorf("collection after the resume:\n%s", out)
 	}
 }
@@ -122,7 +122,7 @@ func TestImportManyFiles(t *testing.T) {
 			t.Errorf("line %d is %q, want the result of %s", i+1, l, files[i])
 		}
 	}
-	got, _, _ := run(t, "--db", dbPath, "--format", "csv", "sql", "SELECT COUNT(*) FROM puzzle_catalog WHERE collection = 'many'")
+	got, _, _ := run(t, "--db", dbPath, "-O", "csv", "sql", "SELECT COUNT(*) FROM puzzle_catalog WHERE collection = 'many'")
 	if got != "COUNT(*)\n6\n" {
 		t.Errorf("collection many: %q, want 6 puzzles", got)
 	}

@@ -38,7 +38,7 @@ func TestImportCommand(t *testing.T) {
 	if !strings.Contains(out, "top.txt: already imported into collection top (import 1") || !strings.Contains(out, "nothing changed") {
 		t.Errorf("second import: %s", out)
 	}
-	out = mustRun(t, "--db", dbPath, "--format", "csv", "sql", "SELECT p.collection, p.label, cp.source_line FROM puzzle_catalog p JOIN collection_puzzles cp ON cp.puzzle_id = p.id AND cp.collection_id = p.collection_id WHERE givens = 23 ORDER BY collection")
+	out = mustRun(t, "--db", dbPath, "-O", "csv", "sql", "SELECT p.collection, p.label, cp.source_line FROM puzzle_catalog p JOIN collection_puzzles cp ON cp.puzzle_id = p.id AND cp.collection_id = p.collection_id WHERE givens = 23 ORDER BY collection")
 	if out != "collection,label,source_line\nforum,escargot,3\ntop,,4\n" {
 		t.Errorf("memberships of the escargot:\n%s", out)
 	}
@@ -136,7 +136,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 }
 
 func TestFormatsCommand(t *testing.T) {
-	golden(t, "formats.csv", mustRun(t, "--format", "csv", "formats"))
+	golden(t, "formats.csv", mustRun(t, "-O", "csv", "formats"))
 }
 
 func TestCollectionsCommand(t *testing.T) {
@@ -157,7 +157,7 @@ func TestCollectionsCommand(t *testing.T) {
 	}
 	// The frozen set does not follow later imports.
 	mustRun(t, "--db", dbPath, "import", fixture("csv/forum.csv"))
-	out = mustRun(t, "--db", dbPath, "--format", "csv", "collections", "list")
+	out = mustRun(t, "--db", dbPath, "-O", "csv", "collections", "list")
 	for _, want := range []string{"forum,2,", "hard,3,", "mixed,4,", "top,3,", "sparse ones"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("list lacks %q:\n%s", want, out)
@@ -176,7 +176,7 @@ func TestCollectionsCommand(t *testing.T) {
 	if _, _, code := run(t, "--db", dbPath, "collections", "show", "top"); code != exitNotFound {
 		t.Errorf("show after rm: exit %d", code)
 	}
-	if n := mustRun(t, "--db", dbPath, "--format", "csv", "sql", "SELECT COUNT(*) AS n FROM puzzles"); n != "n\n5\n" {
+	if n := mustRun(t, "--db", dbPath, "-O", "csv", "sql", "SELECT COUNT(*) AS n FROM puzzles"); n != "n\n5\n" {
 		t.Errorf("puzzles after rm: %q", n)
 	}
 }
@@ -195,7 +195,7 @@ func TestDedupeCommand(t *testing.T) {
 	}
 	mustRun(t, "--db", dbPath, "import", path)
 	mustRun(t, "--db", dbPath, "puzzles", "add", c.String())
-	out, errOut, code := run(t, "--db", dbPath, "--format", "csv", "dedupe", "--report")
+	out, errOut, code := run(t, "--db", dbPath, "-O", "csv", "dedupe", "--report")
 	if code != 0 || !strings.Contains(errOut, "1 puzzles given a symmetry form; 1 groups of puzzles equal up to symmetry, 3 puzzles in them") {
 		t.Fatalf("dedupe: exit %d %q", code, errOut)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sudokulab"
+	"sudokulab/db"
 )
 
 type initOptions struct {
@@ -78,8 +79,16 @@ func runInit(ctx context.Context, cmd *cobra.Command, o *initOptions) error {
 	case exists:
 		verb = "exists (kept)"
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%s %s: schema version %d, %d puzzles\n", o.dbPath, verb, v, puzzles)
-	return nil
+	w := cmd.OutOrStdout()
+	var from any
+	if copied {
+		from = o.from
+	}
+	return writeRecord(w, o.format, func() error {
+		_, err := fmt.Fprintf(w, "%s %s: schema version %d, %d puzzles\n", o.dbPath, verb, v, puzzles)
+		return err
+	}, object{{"database", db.Redact(o.dbPath)}, {"created", !exists}, {"copied_from", from},
+		{"schema_version", v}, {"puzzles", puzzles}})
 }
 
 // copyDatabase copies a database file through a temporary file and a

@@ -44,6 +44,7 @@ func exitCode(stderr io.Writer, err error) int {
 		return exitCanceled
 	}
 	// cobra's own complaints about commands and arguments are usage errors.
+	err = unknownCommand(err)
 	if msg := err.Error(); strings.HasPrefix(msg, "unknown command") || strings.HasPrefix(msg, "accepts ") ||
 		strings.HasPrefix(msg, "requires ") || strings.HasPrefix(msg, "invalid argument") {
 		err = sudokulab.WrapError(sudokulab.EINVALID, err, "")

@@ -74,7 +74,7 @@ func TestSolveGolden(t *testing.T) {
 }
 
 func TestSolveJSON(t *testing.T) {
-	out, _, code := run(t, "--format", "json", "solve", escargot)
+	out, _, code := run(t, "-O", "json", "solve", escargot)
 	if code != 0 || !strings.Contains(out, `"solutions": 1`) || !strings.Contains(out, `"solution": "162857493`) {
 		t.Errorf("exit %d, output %s", code, out)
 	}
@@ -95,7 +95,7 @@ func TestErrors(t *testing.T) {
 		{"unknown command", []string{"bogus"}, exitInvalid, `unknown command "bogus"`},
 		{"missing argument", []string{"solve"}, exitInvalid, "takes 1 argument"},
 		{"missing subcommand", []string{"puzzles"}, exitInvalid, "missing subcommand"},
-		{"bad format", []string{"--format", "xml", "solve", escargot}, exitInvalid, `--format "xml"`},
+		{"bad output format", []string{"-O", "xml", "solve", escargot}, exitInvalid, `--output-format "xml": want table, csv or json`},
 		{"bad predicate", []string{"--db", dbPath, "puzzles", "list", "--where", "givens <"}, exitInvalid, "syntax error"},
 		{"read-only sql", []string{"--db", dbPath, "sql", "DELETE FROM puzzles"}, exitInvalid, "the statement changes the database; add --write to allow it"},
 		{"stacked predicate", []string{"--db", dbPath, "puzzles", "list", "--where", "1=1; DELETE FROM puzzles"}, exitInvalid, "without ';'"},
@@ -129,11 +129,11 @@ func TestPuzzlesAddListShow(t *testing.T) {
 	if !strings.Contains(out, "solutions: 2 or more") {
 		t.Errorf("add ambiguous: %q", out)
 	}
-	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "puzzles", "list", "--collection", "other")
+	out, _, _ = run(t, "--db", dbPath, "-O", "csv", "puzzles", "list", "--collection", "other")
 	if want := "id,size,givens,solutions,grid\n1,9,35,1," + easy + "\n"; out != want {
 		t.Errorf("list --collection other = %q, want %q", out, want)
 	}
-	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "puzzles", "list", "--where", "solution_count > 1")
+	out, _, _ = run(t, "--db", dbPath, "-O", "csv", "puzzles", "list", "--where", "solution_count > 1")
 	if !strings.HasPrefix(out, "id,size,givens,solutions,grid\n2,9,22,2,") {
 		t.Errorf("list --where = %q", out)
 	}
@@ -143,7 +143,7 @@ func TestPuzzlesAddListShow(t *testing.T) {
 			t.Errorf("show does not contain %q:\n%s", want, out)
 		}
 	}
-	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "sql", "SELECT collection, label FROM puzzle_catalog WHERE id = 1 ORDER BY collection")
+	out, _, _ = run(t, "--db", dbPath, "-O", "csv", "sql", "SELECT collection, label FROM puzzle_catalog WHERE id = 1 ORDER BY collection")
 	if out != "collection,label\nmine,first\nother,\n" {
 		t.Errorf("sql = %q", out)
 	}
@@ -169,7 +169,7 @@ func TestInitFromExample(t *testing.T) {
 	if !strings.Contains(out, "11 puzzles") {
 		t.Errorf("init --force: %q", out)
 	}
-	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "sql", "SELECT collection, count(*) AS n FROM puzzle_catalog GROUP BY collection ORDER BY collection")
+	out, _, _ = run(t, "--db", dbPath, "-O", "csv", "sql", "SELECT collection, count(*) AS n FROM puzzle_catalog GROUP BY collection ORDER BY collection")
 	golden(t, "example-collections.csv", out)
 }
 
@@ -206,7 +206,7 @@ func TestSQLFile(t *testing.T) {
 	if err := os.WriteFile(file, []byte("-- name: two\n-- description: a comment line first, as canned queries have\nSELECT 1 + 1 AS two\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := run(t, "--db", dbPath, "--format", "csv", "sql", "--file", file)
+	out, errOut, code := run(t, "--db", dbPath, "-O", "csv", "sql", "--file", file)
 	if code != 0 || out != "two\n2\n" {
 		t.Errorf("sql --file: exit %d, %q %q", code, out, errOut)
 	}

@@ -61,7 +61,7 @@ the merged runs form one experiment. With SLURM:
   sudokulab --db lab.db merge shard-*.db`,
 		Example: `  sudokulab --db lab.db merge shard-1.db shard-2.db shard-3.db
   sudokulab --db postgres://lab@dbhost/lab merge results/*.db --fail-on-conflict
-  sudokulab --db lab.db --format csv merge other-lab.db > merge-report.csv`,
+  sudokulab --db lab.db -O csv merge other-lab.db > merge-report.csv`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMerge(cmd.Context(), cmd, o, args)
@@ -93,7 +93,7 @@ func runMerge(ctx context.Context, cmd *cobra.Command, o *mergeOptions, sources 
 		mergeErr  error
 	)
 	for _, target := range sources {
-		rep, err := mergeOne(ctx, stderr, dst, target, o.batch)
+		rep, err := mergeOne(ctx, stderr, dst, target, o.batch, o.sameSettings)
 		for _, c := range rep.Counts {
 			rows = append(rows, []any{rep.Source, c.Kind, c.Added, c.Existing, c.Updated, c.Conflicts, c.Skipped})
 		}
@@ -123,9 +123,23 @@ func runMerge(ctx context.Context, cmd *cobra.Command, o *mergeOptions, sources 
 	return nil
 }
 
+// sameSettings reports whether two stored parameter sets of solver are
+// the same settings: both read back with this code's declarations, so a
+// parameter added since one was stored takes its default. An unknown
+// solver or unreadable parameters are not the same.
+func (o *options) sameSettings(solver, a, b string) bool {
+	info, err := o.registry.Lookup(solver)
+	if err != nil {
+		return false
+	}
+	pa, errA := info.ParseParams(a)
+	pb, errB := info.ParseParams(b)
+	return errA == nil && errB == nil && pa.Canonical() == pb.Canonical()
+}
+
 // mergeOne merges the database target into dst, telling stderr what it
 // does, the conflicts and the notes.
-func mergeOne(ctx context.Context, stderr io.Writer, dst *db.DB, target string, batch int) (db.MergeReport, error) {
+func mergeOne(ctx context.Context, stderr io.Writer, dst *db.DB, target string, batch int, sameSettings func(solver, a, b string) bool) (db.MergeReport, error) {
 	src, err := db.OpenOptions(ctx, target, db.Options{ReadOnly: true})
 	if err != nil {
 		return db.MergeReport{Source: db.Redact(target)}, fmt.Errorf("merge source: %w", openError(target, err))
@@ -134,7 +148,8 @@ func mergeOne(ctx context.Context, stderr io.Writer, dst *db.DB, target string, 
 	start, last := time.Now(), time.Now()
 	fmt.Fprintf(stderr, "merging %s into %s\n", src.Path(), dst.Path())
 	rep, err := db.Merge(ctx, dst, src, db.MergeOptions{
-		Batch: batch,
+		Batch:        batch,
+		SameSettings: sameSettings,
 		Progress: func(kind string, done int64) {
 			if time.Since(last) >= 5*time.Second {
 				last = time.Now()

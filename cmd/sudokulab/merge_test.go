@@ -106,7 +106,7 @@ func TestMergeShards(t *testing.T) {
 		shards = append(shards, s)
 	}
 	merged := copyLab(t, base, "merged.db")
-	out, errOut, code := run(t, append([]string{"--db", merged, "--format", "csv", "merge"}, shards...)...)
+	out, errOut, code := run(t, append([]string{"--db", merged, "-O", "csv", "merge"}, shards...)...)
 	if code != 0 {
 		t.Fatalf("merge: exit %d: %s", code, errOut)
 	}
@@ -126,13 +126,13 @@ func TestMergeShards(t *testing.T) {
 			t.Errorf("run %s:\n got %s\nwant %s", k, got[k], w)
 		}
 	}
-	out, _, _ = run(t, "--db", merged, "--format", "csv", "sql", "SELECT state, count(*) AS n FROM work GROUP BY state")
+	out, _, _ = run(t, "--db", merged, "-O", "csv", "sql", "SELECT state, count(*) AS n FROM work GROUP BY state")
 	if out != "state,n\ndone,44\n" {
 		t.Errorf("merged work queue: %q", out)
 	}
 
 	// Merging the shards again adds nothing.
-	out, errOut, code = run(t, append([]string{"--db", merged, "--format", "csv", "merge"}, shards...)...)
+	out, errOut, code = run(t, append([]string{"--db", merged, "-O", "csv", "merge"}, shards...)...)
 	if code != 0 {
 		t.Fatalf("second merge: exit %d: %s", code, errOut)
 	}
@@ -177,7 +177,7 @@ func TestMergeConflictsReported(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, errOut, code := run(t, append([]string{"--db", dst, "--format", "json", "merge", src}, tt.flag...)...)
+			out, errOut, code := run(t, append([]string{"--db", dst, "-O", "json", "merge", src}, tt.flag...)...)
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d: %s", code, tt.code, errOut)
 			}
@@ -197,9 +197,44 @@ func TestMergeConflictsReported(t *testing.T) {
 			}
 		})
 	}
-	out, _, _ := run(t, "--db", dst, "--format", "csv", "sql", "SELECT (SELECT evaluations FROM runs WHERE puzzle_id = 1) <> 999 AS kept_run, (SELECT value FROM ratings WHERE puzzle_id = 2) AS rating")
+	out, _, _ := run(t, "--db", dst, "-O", "csv", "sql", "SELECT (SELECT evaluations FROM runs WHERE puzzle_id = 1) <> 999 AS kept_run, (SELECT value FROM ratings WHERE puzzle_id = 2) AS rating")
 	if out != "kept_run,rating\n1,30\n" {
 		t.Errorf("the destination changed: %q", out)
+	}
+}
+
+// TestMergeOlderSettings merges a lab whose configuration was stored by
+// older code, before a parameter with a default was added: the same
+// settings, so its runs merge under the destination's configuration, while
+// a real difference of settings stays a conflict.
+func TestMergeOlderSettings(t *testing.T) {
+	base := exampleDB(t)
+	src := copyLab(t, base, "src.db")
+	if _, errOut, code := run(t, "--db", src, "run", "--puzzle", "1", "--config", "franco-tabu-table2", "--config", "franco-tabu-table2-ac3",
+		"--max-evaluations", "2000", "--experiment", "old"); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errOut)
+	}
+	// As older code stored them: without the aspiration parameter (at its
+	// default, false) for one; with another tabu tenure for the other.
+	for _, q := range []string{
+		`UPDATE configs SET params = replace(params, '"aspiration":false,', ''), params_hash = 'older' WHERE name = 'franco-tabu-table2'`,
+		`UPDATE configs SET params = replace(params, '"aspiration":false,', '"aspiration":true,'), params_hash = 'changed' WHERE name = 'franco-tabu-table2-ac3'`,
+	} {
+		if out, errOut, code := run(t, "--db", src, "sql", "--write", q); code != 0 {
+			t.Fatalf("%s: exit %d: %s%s", q, code, out, errOut)
+		}
+	}
+	dst := initDB(t, filepath.Join(t.TempDir(), "dst.db"))
+	_, errOut, code := run(t, "--db", dst, "merge", src)
+	if code != exitOK {
+		t.Fatalf("merge: exit %d: %s", code, errOut)
+	}
+	if strings.Contains(errOut, "configuration franco-tabu-table2:") || !strings.Contains(errOut, "configuration franco-tabu-table2-ac3:") {
+		t.Errorf("want a conflict for franco-tabu-table2-ac3 only:\n%s", errOut)
+	}
+	out, _, _ := run(t, "--db", dst, "-O", "csv", "sql", "SELECT config, count(*) AS runs FROM run_results WHERE experiment = 'old' GROUP BY config")
+	if out != "config,runs\nfranco-tabu-table2,1\n" {
+		t.Errorf("merged runs:\n%s", out)
 	}
 }
 

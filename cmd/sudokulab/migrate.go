@@ -84,13 +84,20 @@ func runMigrateUp(ctx context.Context, cmd *cobra.Command, opts *options) error 
 	if err := opts.syncPresets(ctx, d); err != nil {
 		return err
 	}
-	for _, r := range res {
-		fmt.Fprintf(cmd.OutOrStdout(), "applied %s (%v)\n", r.Source, r.Duration.Round(1e6))
-	}
 	v, err := d.Version(ctx)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%s is at version %d\n", d.Path(), v)
-	return nil
+	w := cmd.OutOrStdout()
+	applied := make([]string, len(res))
+	for i, r := range res {
+		applied[i] = r.Source
+	}
+	return writeRecord(w, opts.format, func() error {
+		for _, r := range res {
+			fmt.Fprintf(w, "applied %s (%v)\n", r.Source, r.Duration.Round(1e6))
+		}
+		fmt.Fprintf(w, "%s is at version %d\n", d.Path(), v)
+		return nil
+	}, object{{"database", d.Path()}, {"version", v}, {"applied", applied}})
 }

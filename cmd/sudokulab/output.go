@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -54,6 +55,7 @@ func writeRows(w io.Writer, format string, cols []string, rows [][]any) error {
 		cw.Flush()
 		return cw.Error()
 	case "json":
+		// One object a line, keys in the columns' order.
 		var b strings.Builder
 		b.WriteString("[")
 		for ri, r := range rows {
@@ -113,12 +115,217 @@ func cell(v any, null string) string {
 	return fmt.Sprint(v)
 }
 
+// jsonValue is v as JSON shows it: bytes and strings as strings, but a
+// string holding a JSON object or array (a stored document: metadata,
+// options, params, details) as that object or array, never as a string
+// of JSON; times in RFC 3339.
 func jsonValue(v any) any {
 	switch x := v.(type) {
 	case []byte:
-		return string(x)
+		return jsonValue(string(x))
+	case string:
+		if t := strings.TrimSpace(x); t != "" && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)) {
+			return json.RawMessage(t)
+		}
+		return x
 	case time.Time:
 		return x.UTC().Format(time.RFC3339)
 	}
 	return v
+}
+
+// field is one named value of an object.
+type field struct {
+	Key   string
+	Value any
+}
+
+// object is a JSON object whose keys keep their order; its values go
+// through jsonValue.
+type object []field
+
+// MarshalJSON writes the object with its keys in order.
+func (o object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(f.Key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(jsonValue(f.Value))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Key, err)
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// rowObject is one row of a result set as an object keyed by its columns.
+func rowObject(cols []string, row []any) object {
+	o := make(object, len(cols))
+	for i, c := range cols {
+		o[i] = field{c, row[i]}
+	}
+	return o
+}
+
+// rowObjects is a result set as an array of objects.
+func rowObjects(cols []string, rows [][]any) []object {
+	out := make([]object, len(rows))
+	for i, r := range rows {
+		out[i] = rowObject(cols, r)
+	}
+	return out
+}
+
+// writeJSON writes v as indented JSON and a newline.
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return err
+}
+
+// writeRecord prints what a command did: with the table format as text
+// (text writes it), with csv as a header and one row of the fields, with
+// json as one object of them.
+func writeRecord(w io.Writer, format string, text func() error, fields object) error {
+	switch format {
+	case "json":
+		return writeJSON(w, fields)
+	case "csv":
+		cols := make([]string, len(fields))
+		row := make([]any, len(fields))
+		for i, f := range fields {
+			cols[i], row[i] = f.Key, csvValue(f.Value)
+		}
+		return writeRows(w, "csv", cols, [][]any{row})
+	}
+	return text()
+}
+
+// csvValue is a value of a record in one CSV cell: a list joined by
+// newlines, an object as JSON.
+func csvValue(v any) any {
+	switch x := v.(type) {
+	case []string:
+		return strings.Join(x, "\n")
+	case object, []object, map[string]any, map[string]string:
+		b, err := json.Marshal(x)
+		if err != nil {
+			return fmt.Sprint(x)
+		}
+		return string(b)
+	}
+	return v
+}
+
+// rowStream writes rows one at a time, as they come, in an output format:
+// for table, columns padded to the header's widths (a stream cannot align
+// on rows not yet seen); for csv, flushed row by row; for json, an array
+// of objects, closed by Close.
+type rowStream struct {
+	w      io.Writer
+	format string
+	cols   []string
+	widths []int
+	csv    *csv.Writer
+	rows   int
+}
+
+// newRowStream starts a stream of rows with the given columns; widths
+// are the least widths of the table's columns (nil: the headers').
+func newRowStream(w io.Writer, format string, cols []string, widths []int) (*rowStream, error) {
+	s := &rowStream{w: w, format: format, cols: cols, widths: make([]int, len(cols))}
+	for i, c := range cols {
+		s.widths[i] = len(c)
+		if i < len(widths) {
+			s.widths[i] = max(s.widths[i], widths[i])
+		}
+	}
+	switch format {
+	case "csv":
+		s.csv = csv.NewWriter(w)
+		if err := s.csv.Write(cols); err != nil {
+			return nil, err
+		}
+		s.csv.Flush()
+		return s, s.csv.Error()
+	case "json":
+		return s, nil
+	}
+	row := make([]any, len(cols))
+	for i, c := range cols {
+		row[i] = c
+	}
+	return s, s.tableRow(row)
+}
+
+func (s *rowStream) tableRow(row []any) error {
+	var b strings.Builder
+	for i, v := range row {
+		c := cell(v, "NULL")
+		if i == len(row)-1 {
+			b.WriteString(c)
+			break
+		}
+		b.WriteString(c)
+		b.WriteString(strings.Repeat(" ", max(s.widths[i]-len(c), 0)+2))
+	}
+	b.WriteByte('\n')
+	_, err := io.WriteString(s.w, b.String())
+	return err
+}
+
+// Write writes one row.
+func (s *rowStream) Write(row []any) error {
+	s.rows++
+	switch s.format {
+	case "csv":
+		rec := make([]string, len(row))
+		for i, v := range row {
+			rec[i] = cell(csvValue(v), "")
+		}
+		if err := s.csv.Write(rec); err != nil {
+			return err
+		}
+		s.csv.Flush()
+		return s.csv.Error()
+	case "json":
+		b, err := json.Marshal(rowObject(s.cols, row))
+		if err != nil {
+			return err
+		}
+		sep := ",\n  "
+		if s.rows == 1 {
+			sep = "[\n  "
+		}
+		_, err = io.WriteString(s.w, sep+string(b))
+		return err
+	}
+	return s.tableRow(row)
+}
+
+// Close ends the stream: the JSON array's closing bracket.
+func (s *rowStream) Close() error {
+	if s.format != "json" {
+		return nil
+	}
+	end := "\n]\n"
+	if s.rows == 0 {
+		end = "[]\n"
+	}
+	_, err := io.WriteString(s.w, end)
+	return err
 }

@@ -70,3 +70,54 @@ func (p *progress) Recorded(o runner.Outcome) {
 			p.done, p.todo, p.solved, elapsed.Round(time.Second), remaining.Round(time.Second))
 	}
 }
+
+// workBar shows the progress of a command's work (rate, dedupe) on
+// standard error: a bar when it is a terminal, else a line every few
+// seconds, so that a log shows the work goes on.
+type workBar struct {
+	w               io.Writer
+	what            string
+	bar             *progressbar.ProgressBar
+	todo, done      int
+	start, lastLine time.Time
+}
+
+// newWorkBar starts showing the progress of todo steps of work.
+func newWorkBar(w io.Writer, what string, todo int) *workBar {
+	p := &workBar{w: w, what: what, todo: todo, start: time.Now(), lastLine: time.Now()}
+	if todo > 0 && isTerminal(w) {
+		p.bar = progressbar.NewOptions(todo,
+			progressbar.OptionSetWriter(w),
+			progressbar.OptionSetDescription(what),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetElapsedTime(true),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
+	}
+	return p
+}
+
+// add counts n steps done; desc, if not empty, describes the work so far.
+func (p *workBar) add(n int, desc string) {
+	p.done += n
+	if p.bar != nil {
+		if desc != "" {
+			p.bar.Describe(desc)
+		}
+		_ = p.bar.Add(n)
+		return
+	}
+	if now := time.Now(); now.Sub(p.lastLine) >= 5*time.Second && p.done < p.todo {
+		p.lastLine = now
+		fmt.Fprintf(p.w, "%s %d/%d, elapsed %v\n", p.what, p.done, p.todo, now.Sub(p.start).Round(time.Second))
+	}
+}
+
+// finish removes the bar.
+func (p *workBar) finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+	}
+}

@@ -88,16 +88,23 @@ func runPuzzlesAdd(ctx context.Context, cmd *cobra.Command, o *puzzlesAddOptions
 		return err
 	}
 	w := cmd.OutOrStdout()
-	if created {
-		fmt.Fprintf(w, "added puzzle %d (%d givens, solutions: %s)", p.ID, g.Givens(), puzzleCountText(p))
-	} else {
-		fmt.Fprintf(w, "puzzle %d was already stored", p.ID)
+	var count any
+	if p.SolutionCount != nil {
+		count = *p.SolutionCount
 	}
-	if o.collection != "" {
-		fmt.Fprintf(w, " in collection %s", o.collection)
-	}
-	fmt.Fprintln(w)
-	return nil
+	return writeRecord(w, o.format, func() error {
+		if created {
+			fmt.Fprintf(w, "added puzzle %d (%d givens, solutions: %s)", p.ID, g.Givens(), puzzleCountText(p))
+		} else {
+			fmt.Fprintf(w, "puzzle %d was already stored", p.ID)
+		}
+		if o.collection != "" {
+			fmt.Fprintf(w, " in collection %s", o.collection)
+		}
+		_, err := fmt.Fprintln(w)
+		return err
+	}, object{{"id", p.ID}, {"added", created}, {"givens", g.Givens()}, {"solution_count", count},
+		{"count_status", p.CountStatus}, {"collection", nullString(o.collection)}})
 }
 
 // countedPuzzle returns g as a Puzzle with its solution count (up to 2)
@@ -149,10 +156,23 @@ each collection it belongs to; see docs/schema.md) that matches --where.`,
 			return runPuzzlesList(cmd.Context(), cmd, o)
 		},
 	}
-	cmd.Flags().StringVar(&o.where, "where", "", "SQL predicate over the view puzzle_catalog")
+	cmd.Flags().StringVar(&o.where, "where", "", whereHelp)
 	cmd.Flags().StringVar(&o.collection, "collection", "", "only puzzles of this collection")
 	cmd.Flags().IntVar(&o.limit, "limit", 0, "at most this many puzzles (0: all)")
 	return cmd
+}
+
+// whereHelp is the help of every --where flag: what it filters.
+const whereHelp = "SQL predicate over the view puzzle_catalog (one row per puzzle and collection it belongs to; columns in docs/schema.md)"
+
+// checkCollection returns an ENOTFOUND error naming the collection when
+// name is not empty and no collection has it.
+func checkCollection(ctx context.Context, x sqlx.ExtContext, name string) error {
+	if name == "" {
+		return nil
+	}
+	_, err := db.GetCollection(ctx, x, name)
+	return err
 }
 
 // puzzlePredicate combines --where and --collection into one predicate over
@@ -170,6 +190,9 @@ func runPuzzlesList(ctx context.Context, cmd *cobra.Command, o *puzzlesListOptio
 		return err
 	}
 	defer d.Close()
+	if err := checkCollection(ctx, d, o.collection); err != nil {
+		return err
+	}
 	ps, err := db.ListPuzzles(ctx, d, puzzlePredicate(o.where, o.collection), o.limit)
 	if err != nil {
 		return err
@@ -225,43 +248,89 @@ func runPuzzlesShow(ctx context.Context, cmd *cobra.Command, o *options, id int6
 		return err
 	}
 	w := cmd.OutOrStdout()
-	count := puzzleCountText(p)
-	fmt.Fprintf(w, "puzzle %d: %s, %d givens, solutions: %s\n%s%s\n", p.ID, p.Givens.Shape, p.Givens.Givens(), count, p.Givens.Pretty(), p.Givens)
+	var count, solution any
+	if p.SolutionCount != nil {
+		count = *p.SolutionCount
+	}
 	if p.HasSolution() {
-		fmt.Fprintf(w, "solution:\n%s", p.Solution.Pretty())
+		solution = p.Solution.String()
 	}
-	fmt.Fprintln(w, "\ncollections:")
-	rows := make([][]any, len(ms))
+	mcols := []string{"collection", "position", "label", "source_line", "metadata"}
+	mrows := make([][]any, len(ms))
 	for i, m := range ms {
-		rows[i] = []any{m.Collection, m.Position, m.Label, m.Metadata}
+		var line any
+		if m.SourceLine > 0 {
+			line = m.SourceLine
+		}
+		mrows[i] = []any{m.Collection, m.Position, m.Label, line, m.Metadata}
 	}
-	if err := writeRows(w, "table", []string{"collection", "position", "label", "metadata"}, rows); err != nil {
-		return err
-	}
-	fmt.Fprintln(w, "\nratings:")
-	rows = make([][]any, len(ratings))
+	rcols := []string{"rater", "version", "options", "value", "label", "details"}
+	rrows := make([][]any, len(ratings))
 	for i, r := range ratings {
 		var v any
 		if r.Value != nil {
 			v = *r.Value
 		}
-		rows[i] = []any{r.Rater, r.RaterVersion, v, r.Label}
+		rrows[i] = []any{r.Rater, r.RaterVersion, r.Options, v, r.Label, r.Details}
 	}
-	if err := writeRows(w, "table", []string{"rater", "version", "value", "label"}, rows); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\nruns: %d\n", len(runs))
-	rows = nil
-	for i, r := range runs {
-		if i == 20 {
-			fmt.Fprintf(w, "(the first 20 shown; sudokulab runs list --where 'puzzle_id = %d' lists all)\n", id)
-			break
-		}
+	const shown = 20
+	runCols := []string{"run", "config_id", "seed", "status", "generations", "evaluations", "best_cost"}
+	var runRows [][]any
+	for _, r := range runs[:min(len(runs), shown)] {
 		var cost any
 		if r.BestCost != nil {
 			cost = *r.BestCost
 		}
-		rows = append(rows, []any{r.ID, r.ConfigID, r.Seed, r.Status, r.Generations, r.Evaluations, cost})
+		runRows = append(runRows, []any{r.ID, r.ConfigID, r.Seed, r.Status, r.Generations, r.Evaluations, cost})
 	}
-	return writeRows(w, "table", []string{"run", "config_id", "seed", "status", "generations", "evaluations", "best_cost"}, rows)
+	header := object{{"id", p.ID}, {"shape", p.Givens.Shape.String()}, {"size", p.Givens.N()}, {"givens", p.Givens.Givens()},
+		{"grid", p.Givens.String()}, {"solution_count", count}, {"count_status", p.CountStatus}, {"solution", solution},
+		{"symmetry_form", nullString(p.SymmetryForm)}, {"created_at", p.CreatedAt}}
+	switch o.format {
+	case "json":
+		return writeJSON(w, append(header,
+			field{"collections", rowObjects(mcols, mrows)},
+			field{"ratings", rowObjects(rcols, rrows)},
+			field{"runs", len(runs)},
+			field{"first_runs", rowObjects(runCols, runRows)}))
+	case "csv":
+		return writeRecord(w, "csv", nil, append(header, field{"runs", len(runs)}))
+	}
+	fmt.Fprintf(w, "puzzle %d: %s, %d givens, solutions: %s\n%s%s\n", p.ID, p.Givens.Shape, p.Givens.Givens(), puzzleCountText(p), p.Givens.Pretty(), p.Givens)
+	if p.HasSolution() {
+		fmt.Fprintf(w, "solution:\n%s", p.Solution.Pretty())
+	}
+	fmt.Fprintln(w, "\ncollections:")
+	if err := writeRows(w, "table", mcols, mrows); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nratings:")
+	if err := writeRows(w, "table", []string{"rater", "version", "value", "label"}, columns(rrows, 0, 1, 3, 4)); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nruns: %d\n", len(runs))
+	if len(runs) > shown {
+		fmt.Fprintf(w, "(the first %d shown; sudokulab runs list --runs-where 'puzzle_id = %d' lists all)\n", shown, id)
+	}
+	return writeRows(w, "table", runCols, runRows)
+}
+
+// columns returns the given columns of rows.
+func columns(rows [][]any, cols ...int) [][]any {
+	out := make([][]any, len(rows))
+	for i, r := range rows {
+		out[i] = make([]any, len(cols))
+		for j, c := range cols {
+			out[i][j] = r[c]
+		}
+	}
+	return out
+}
+
+// nullString is s, or nil (NULL) when s is empty.
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }

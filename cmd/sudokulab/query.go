@@ -23,7 +23,7 @@ func newQueryCmd(opts *options) *cobra.Command {
 		Use:   "query NAME [--param k=v]... | query list | query show NAME",
 		Short: "Run one of the canned SQL queries of queries/",
 		Long: `query runs a canned query shipped in the binary (the files of queries/) and
-prints its rows in the --format chosen: success rates and expected running
+prints its rows in the --output-format chosen: success rates and expected running
 times per configuration and collection or rating label, convergence and ECDF
 tables, the hardest puzzles, rater agreement, collection summaries and the
 history of each configuration across code versions. --param sets one of the
@@ -32,10 +32,13 @@ their defaults, and NULL stands for SQL NULL (usually "no filter"). Values
 are bound, never pasted into the SQL, and the database is opened read-only.`,
 		Example: `  sudokulab query list
   sudokulab query success-by-collection --param experiment=e1
-  sudokulab --format csv query convergence --param config=soto-cuckoo --param axis=evaluations
+  sudokulab -O csv query convergence --param config=soto-cuckoo --param axis=evaluations
   sudokulab query show hardest-puzzles`,
-		Args: cobra.MinimumNArgs(1),
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError(cmd, "query needs a NAME: sudokulab query NAME runs one; sudokulab query list lists them")
+			}
 			if len(args) > 1 {
 				return sudokulab.Errorf(sudokulab.EINVALID, "query takes one NAME (got %d arguments); give parameters with --param k=v", len(args))
 			}
@@ -81,6 +84,14 @@ func newQueryShowCmd(opts *options) *cobra.Command {
 				return err
 			}
 			w := cmd.OutOrStdout()
+			if opts.format != "table" {
+				params := make([]object, len(q.Params))
+				for i, p := range q.Params {
+					params[i] = object{{"name", p.Name}, {"default", p.DefaultString()}, {"doc", p.Doc}}
+				}
+				return writeRecord(w, opts.format, nil, object{{"name", q.Name}, {"file", q.File},
+					{"description", q.Description}, {"parameters", params}, {"sql", q.SQL}})
+			}
 			fmt.Fprintf(w, "%s (%s): %s\n", q.Name, q.File, q.Description)
 			for _, p := range q.Params {
 				fmt.Fprintf(w, "  --param %s=%s  %s\n", p.Name, p.DefaultString(), p.Doc)
@@ -103,7 +114,8 @@ func findQuery(name string) (queries.Query, error) {
 		for i, q := range qs {
 			names[i] = q.Name
 		}
-		return q, sudokulab.Errorf(sudokulab.ENOTFOUND, "no query called %q (known: %s)", name, strings.Join(names, ", "))
+		return q, sudokulab.Errorf(sudokulab.ENOTFOUND, "no query called %q%s; sudokulab query list lists them (known: %s)",
+			name, didYouMean(nameSuggestions(name, names)), strings.Join(names, ", "))
 	}
 	return q, nil
 }
@@ -141,6 +153,17 @@ func runCanned(ctx context.Context, o *options, name string, values map[string]s
 		return db.Table{}, err
 	}
 	defer d.Close()
+	// A named collection, configuration or experiment must exist: a
+	// typo would otherwise filter everything out, silently.
+	for _, named := range []struct{ param, what, table string }{
+		{"collection", "collection", "collections"}, {"config", "configuration", "configs"}, {"experiment", "experiment", "experiments"},
+	} {
+		if v, ok := values[named.param]; ok && v != "NULL" {
+			if err := mustExist(ctx, d, named.what, named.table, v); err != nil {
+				return db.Table{}, fmt.Errorf("--param %s: %w", named.param, err)
+			}
+		}
+	}
 	t, err := d.ReadQuery(ctx, sql, args...)
 	if err != nil {
 		return db.Table{}, fmt.Errorf("query %s: %w", name, err)

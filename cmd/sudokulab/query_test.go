@@ -44,7 +44,7 @@ func labDB(t *testing.T) string {
 }
 
 func TestQueryList(t *testing.T) {
-	out, errOut, code := run(t, "--format", "csv", "query", "list")
+	out, errOut, code := run(t, "-O", "csv", "query", "list")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -70,7 +70,7 @@ func TestQueryRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := run(t, "--db", path, "--format", "csv", "query", "success-by-collection",
+	out, errOut, code := run(t, "--db", path, "-O", "csv", "query", "success-by-collection",
 		"--param", "collection=reseda-2012", "--param", "experiment=e1")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -82,12 +82,13 @@ func TestQueryRun(t *testing.T) {
 		!strings.HasPrefix(lines[2], "franco-tabu-table2,reseda-2012,8,") {
 		t.Errorf("success-by-collection:\n%s", out)
 	}
-	// An experiment without runs gives no rows; a number is bound as one.
-	out, _, _ = run(t, "--db", path, "--format", "csv", "query", "success-by-collection", "-p", "experiment=nope")
-	if strings.Count(out, "\n") != 1 {
-		t.Errorf("experiment nope: %q", out)
+	// An experiment that does not exist is not found, not an empty table;
+	// a number is bound as one.
+	_, errOut, code = run(t, "--db", path, "-O", "csv", "query", "success-by-collection", "-p", "experiment=nope")
+	if code != exitNotFound || !strings.Contains(errOut, `--param experiment: no experiment called "nope"`) {
+		t.Errorf("experiment nope: exit %d, %q", code, errOut)
 	}
-	out, _, code = run(t, "--db", path, "--format", "json", "query", "hardest-puzzles", "--param", "limit=2")
+	out, _, code = run(t, "--db", path, "-O", "json", "query", "hardest-puzzles", "--param", "limit=2")
 	var rows []map[string]any
 	if err := json.Unmarshal([]byte(out), &rows); code != 0 || err != nil || len(rows) != 2 || rows[0]["hardness_rank"] != 1.0 {
 		t.Errorf("hardest-puzzles (exit %d, %v):\n%s", code, err, out)
@@ -98,11 +99,12 @@ func TestQueryRun(t *testing.T) {
 			t.Errorf("success-by-rating lacks %q:\n%s", want, out)
 		}
 	}
-	// Parameters cannot inject SQL: the value is bound as a string.
-	out, _, code = run(t, "--db", path, "--format", "csv", "query", "success-by-collection",
+	// Parameters cannot inject SQL: the value is bound as a string, a
+	// configuration name that does not exist.
+	_, errOut, code = run(t, "--db", path, "-O", "csv", "query", "success-by-collection",
 		"--param", "config=x' OR 1=1; DROP TABLE runs; --")
-	if code != 0 || strings.Count(out, "\n") != 1 {
-		t.Errorf("injected config (exit %d): %q", code, out)
+	if code != exitNotFound || !strings.Contains(errOut, `no configuration called "x' OR 1=1; DROP TABLE runs; --"`) {
+		t.Errorf("injected config: exit %d, %q", code, errOut)
 	}
 	after, err := os.ReadFile(path)
 	if err != nil {
@@ -121,7 +123,7 @@ func TestQueryErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{"unknown query", []string{"query", "nope"}, exitNotFound, `no query called "nope" (known: collection-summary, convergence,`},
+		{"unknown query", []string{"query", "nope"}, exitNotFound, `no query called "nope"; sudokulab query list lists them (known: collection-summary, convergence,`},
 		{"unknown parameter", []string{"query", "history", "--param", "rater=x"}, exitInvalid, `query history has no parameter "rater" (it has: config, collection)`},
 		{"no parameters", []string{"query", "reproduce-ga", "--param", "x=1"}, exitInvalid, "query reproduce-ga takes no parameters"},
 		{"bad setting", []string{"query", "history", "--param", "config"}, exitInvalid, `--param "config": want NAME=VALUE`},

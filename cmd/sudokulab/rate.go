@@ -15,18 +15,22 @@ import (
 
 	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/importers/pipeline"
 	"sudokulab/raters"
 )
 
 type rateOptions struct {
 	*options
-	rater      string
-	where      string
-	collection string
-	limit      int
-	jobs       int
-	opts       []string
-	force      bool
+	// fileFormat, symbols and countTimeout are for rate FILE...
+	fileFormat, symbols string
+	countTimeout        time.Duration
+	rater               string
+	where               string
+	collection          string
+	limit               int
+	jobs                int
+	opts                []string
+	force               bool
 	// timeout bounds each rating (one puzzle by one rater); 0: none.
 	timeout time.Duration
 	// batch bounds the puzzles whose ratings are written in one
@@ -57,12 +61,22 @@ func newRateCmd(opts *options) *cobra.Command {
 	o := &rateOptions{options: opts}
 	names := strings.Join(raters.Default().Names(), ", ")
 	cmd := &cobra.Command{
-		Use:   "rate",
-		Short: "Rate the difficulty of puzzles",
+		Use:   "rate [FILE...]",
+		Short: "Rate the difficulty of puzzles, stored or in files",
 		Long: `rate rates the puzzles matching --where (a SQL predicate over the view
-puzzle_catalog) and --collection with one rater or all of them, and stores one
-row per puzzle and rater in the table ratings, replacing an older rating by the
-same rater. Each row records the rater's name, version and options.
+puzzle_catalog: one row per puzzle and collection, see docs/schema.md) and
+--collection with one rater or all of them, and stores one row per puzzle and
+rater in the table ratings, replacing an older rating by the same rater. Each
+row records the rater's name, version and options. A progress bar shows on
+standard error when it is a terminal.
+
+rate FILE... rates the puzzles of files instead, without a database (none is
+opened or created): the files are read as import reads them (format
+detected, or named by --format), and one line per puzzle comes out as soon
+as it and those before it are rated, in the order of the files, with its
+solution count (0, 1, 2 meaning two or more, or undetermined after
+--count-timeout) and each rater's value and label. The raters that read
+the database (empirical) cannot rate files.
 
 Raters: ` + names + `. "all" means every rater except those that
 read the database (empirical), which join only when one of their options is
@@ -81,17 +95,31 @@ limit). A rating cut short by it is not stored: rate counts it in the column
 cut_short and names the puzzles on standard error. Rate again with a longer
 --timeout (or 0) to finish them: having no rating, they are not skipped.`,
 		Example: `  sudokulab rate --rater all --collection paper-puzzles
+  sudokulab rate --rater human top1465.txt
+  sudokulab -O csv rate --rater all --format line hardest.txt > ratings.csv
   sudokulab rate --rater human --where "givens < 25"
   sudokulab rate --rater backtrack --option samples=16 --collection sato-inoue-2010
   sudokulab rate --rater empirical --option config=exact --collection reseda-2012
   sudokulab rate --rater all --where "size = 25" --timeout 10m`,
-		Args: cobra.NoArgs,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return runRateFiles(cmd.Context(), cmd, o, args)
+			}
+			for _, name := range []string{"format", "symbols", "count-timeout"} {
+				if cmd.Flags().Changed(name) {
+					return usageError(cmd, fmt.Sprintf("--%s is for rate FILE... (the output format is --output-format, -O)", name))
+				}
+			}
 			return runRate(cmd.Context(), cmd, o)
 		},
 	}
 	cmd.Flags().StringVar(&o.rater, "rater", "", "rater name, or all (required)")
-	cmd.Flags().StringVar(&o.where, "where", "", "SQL predicate over the view puzzle_catalog")
+	cmd.Flags().StringVar(&o.where, "where", "", whereHelp)
+	cmd.Flags().StringVar(&o.fileFormat, "format", "", "rate FILE...: the files' format (default: detected; see sudokulab formats)")
+	cmd.Flags().StringVar(&o.symbols, "symbols", "", "rate FILE...: symbol set of large grids, such as 0-F or A-Y (default: detected)")
+	cmd.Flags().DurationVar(&o.countTimeout, "count-timeout", pipeline.DefaultCountTimeout,
+		"rate FILE...: time to count one puzzle's solutions before its count is undetermined")
 	cmd.Flags().StringVar(&o.collection, "collection", "", "only puzzles of this collection")
 	cmd.Flags().IntVar(&o.limit, "limit", 0, "at most this many puzzles (0: all)")
 	cmd.Flags().IntVar(&o.jobs, "jobs", 0, "goroutines rating in parallel (0: one per CPU)")
@@ -351,6 +379,9 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := checkCollection(ctx, d, o.collection); err != nil {
+		return err
+	}
 	puzzles, err := db.ListPuzzles(ctx, d, puzzlePredicate(o.where, o.collection), o.limit)
 	if err != nil {
 		return err
@@ -395,7 +426,13 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 	if every <= 0 {
 		every = rateEvery
 	}
+	ratings := 0
+	for _, j := range work {
+		ratings += len(j.raters)
+	}
+	bar := newWorkBar(cmd.ErrOrStderr(), "rate", ratings)
 	err = rateAll(ctx, work, o.jobs, o.timeout, func(r rated) error {
+		bar.add(1, fmt.Sprintf("rate (%d written)", w.written))
 		s := summaries[r.Rater]
 		if r.cutShort {
 			// Not stored: a partial rating must not be averaged or
@@ -417,6 +454,7 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 		}
 		return w.add(ctx, r.Rating)
 	}, func() error { return w.flush(ctx) }, every)
+	bar.finish()
 	if err == nil {
 		err = w.flush(ctx)
 	} else if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {

@@ -58,7 +58,7 @@ func readOnlyCommands(dbPath, out string) [][]string {
 		{"query", "success-by-collection", "--param", "experiment=example-samples"},
 		{"plot", "convergence", "-o", filepath.Join(out, "convergence.svg")},
 		{"plot", "ecdf", "-o", filepath.Join(out, "ecdf.svg")},
-		{"plot", "success", "--where", "experiment = 'example-samples'", "-o", filepath.Join(out, "success.png")},
+		{"plot", "success", "--runs-where", "experiment = 'example-samples'", "-o", filepath.Join(out, "success.png")},
 		{"collections", "list"},
 		{"collections", "show", "paper-puzzles"},
 		{"puzzles", "list", "--where", "givens < 30"},
@@ -67,7 +67,7 @@ func readOnlyCommands(dbPath, out string) [][]string {
 		{"export", "--where", "givens < 30", "--format", "line", "-o", filepath.Join(out, "few.txt")},
 		{"experiments", "list"},
 		{"experiments", "show", "example-samples"},
-		{"runs", "list", "--where", "solved = 1"},
+		{"runs", "list", "--runs-where", "solved = 1"},
 		{"runs", "show", "1"},
 		{"configs", "list"},
 		{"configs", "show", "exact"},
@@ -75,6 +75,10 @@ func readOnlyCommands(dbPath, out string) [][]string {
 		{"solvers"},
 		{"formats"},
 		{"query", "list"},
+		{"compare", "--config", "franco-tabu-table2", "--config", "franco-tabu-table2-ac3"},
+		{"export-runs", "--format", "csv", "-o", filepath.Join(out, "runs.csv")},
+		{"export-runs", "--format", "iohprofiler", "-o", filepath.Join(out, "ioh")},
+		{"report", "--experiment", "example-samples", "--no-plots", "-o", filepath.Join(out, "report.html")},
 	}
 	for i, c := range cmds {
 		cmds[i] = append([]string{"--db", dbPath}, c...)
@@ -193,7 +197,7 @@ func TestStaleSchema(t *testing.T) {
 	if stdout, errOut, code := run(t, "--db", path, "migrate", "up"); code != 0 {
 		t.Fatalf("migrate up (from %d): exit %d %q %q", version, code, stdout, errOut)
 	}
-	stdout, errOut, code = run(t, "--db", path, "--format", "csv", "configs", "show", "exact")
+	stdout, errOut, code = run(t, "--db", path, "-O", "csv", "configs", "show", "exact")
 	if code != 0 || !strings.Contains(stdout, "parameter,value") {
 		t.Errorf("configs show exact after migrate up: exit %d %q %q", code, stdout, errOut)
 	}
@@ -282,6 +286,7 @@ func TestWherePredicates(t *testing.T) {
 		{"plot", "convergence", "--where", stacked, "-o", out},
 		{"plot", "success", "--where", "1=1 /* ; */; DELETE FROM runs", "-o", out},
 		{"runs", "list", "--where", stacked},
+		{"runs", "list", "--runs-where", stacked},
 		{"puzzles", "list", "--where", "1=1; DELETE FROM puzzles"},
 		{"export", "--where", "1=1; DELETE FROM puzzles"},
 		{"collections", "add", "x", "--where", "1=1; DELETE FROM puzzles"},
@@ -294,7 +299,7 @@ func TestWherePredicates(t *testing.T) {
 	if after, err := os.ReadFile(path); err != nil || !bytes.Equal(before, after) {
 		t.Errorf("the refused predicates changed the file (%v)", err)
 	}
-	stdout, errOut, code := run(t, "--db", path, "--format", "csv", "sql", "SELECT (SELECT count(*) FROM runs) AS runs, (SELECT count(*) FROM puzzles) AS puzzles, (SELECT count(*) FROM collections WHERE name = 'x') AS x")
+	stdout, errOut, code := run(t, "--db", path, "-O", "csv", "sql", "SELECT (SELECT count(*) FROM runs) AS runs, (SELECT count(*) FROM puzzles) AS puzzles, (SELECT count(*) FROM collections WHERE name = 'x') AS x")
 	if code != 0 || stdout != "runs,puzzles,x\n242,11,0\n" {
 		t.Errorf("after the refused predicates: %q %q", stdout, errOut)
 	}
@@ -302,7 +307,7 @@ func TestWherePredicates(t *testing.T) {
 		t.Errorf("a refused plot wrote %s", out)
 	}
 	// A predicate quoting a ';' is one expression.
-	if _, errOut, code := run(t, "--db", path, "plot", "ecdf", "--where", "config <> ';'", "-o", out); code != 0 {
+	if _, errOut, code := run(t, "--db", path, "plot", "ecdf", "--runs-where", "config <> ';'", "-o", out); code != 0 {
 		t.Errorf("plot with a quoted ';': exit %d %s", code, errOut)
 	}
 }
@@ -316,7 +321,7 @@ func TestReadersStoreNoPresets(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Close()
-	stdout, errOut, code := run(t, "--db", path, "--format", "csv", "configs", "list")
+	stdout, errOut, code := run(t, "--db", path, "-O", "csv", "configs", "list")
 	if code != 0 || strings.Count(stdout, "\n") != 1 {
 		t.Errorf("configs list: exit %d %q %q; want the header only", code, stdout, errOut)
 	}

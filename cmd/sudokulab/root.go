@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -19,7 +20,13 @@ const envDB = "SUDOKULAB_DB"
 // options are the global flags, shared by every command.
 type options struct {
 	dbPath string
+	// format is the output format of tabular output: table, csv or json
+	// (--output-format, -O).
 	format string
+	// legacyFormat holds the root's hidden --format, the old spelling of
+	// --output-format, only to refuse it with a pointer to the new one;
+	// commands with a file format have their own --format.
+	legacyFormat string
 	// registry lists the solvers; tests may replace it.
 	registry *solvers.Registry
 }
@@ -130,26 +137,25 @@ The schema is documented in docs/schema.md.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			switch opts.format {
-			case "table", "csv", "json":
-				return nil
-			}
-			return sudokulab.Errorf(sudokulab.EINVALID, "--format %q: want table, csv or json", opts.format)
+			return checkOutputFlags(cmd, opts)
 		},
 	}
-	root.PersistentFlags().StringVar(&opts.dbPath, "db", defaultDB, "database file; $"+envDB+" sets the default")
-	root.PersistentFlags().StringVar(&opts.format, "format", "table", "output format for tabular output: table, csv or json")
-	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		fmt.Fprintln(cmd.ErrOrStderr(), cmd.UsageString())
-		return sudokulab.WrapError(sudokulab.EINVALID, err, "")
-	})
+	pf := root.PersistentFlags()
+	pf.StringVar(&opts.dbPath, "db", defaultDB, "database file or postgres:// URL; $"+envDB+" sets the default")
+	pf.StringVarP(&opts.format, "output-format", "O", "table", "output format of what commands print: table, csv or json")
+	pf.StringVar(&opts.legacyFormat, "format", "", "the old spelling of --output-format, refused; --format names a file format (import, export)")
+	_ = pf.MarkHidden("format")
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(
+		newCheckCmd(opts),
 		newCollectionsCmd(opts),
+		newCompareCmd(opts),
 		newConfigsCmd(opts),
 		newCountCmd(opts),
 		newDedupeCmd(opts),
 		newExperimentsCmd(opts),
 		newExportCmd(opts),
+		newExportRunsCmd(opts),
 		newFormatsCmd(opts),
 		newImportCmd(opts),
 		newInitCmd(opts),
@@ -159,6 +165,7 @@ The schema is documented in docs/schema.md.`,
 		newPuzzlesCmd(opts),
 		newQueryCmd(opts),
 		newRateCmd(opts),
+		newReportCmd(opts),
 		newRunCmd(opts),
 		newRunsCmd(opts),
 		newSolveCmd(opts),
@@ -166,6 +173,8 @@ The schema is documented in docs/schema.md.`,
 		newSQLCmd(opts),
 		newWorkerCmd(opts),
 	)
+	argsWithHelp(root)
+	registerCompletions(root, opts)
 	return root
 }
 
@@ -175,10 +184,9 @@ func groupCmd(use, short string, subs ...*cobra.Command) *cobra.Command {
 	c := &cobra.Command{
 		Use:   use,
 		Short: short,
-		Args:  cobra.NoArgs,
+		Args:  subcommandArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintln(cmd.ErrOrStderr(), cmd.UsageString())
-			return sudokulab.Errorf(sudokulab.EINVALID, "%s: missing subcommand", cmd.CommandPath())
+			return usageError(cmd, fmt.Sprintf("%s: missing subcommand, one of %s", cmd.CommandPath(), strings.Join(subcommandNames(cmd), ", ")))
 		},
 	}
 	c.AddCommand(subs...)

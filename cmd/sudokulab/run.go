@@ -76,7 +76,7 @@ Puzzles are selected from the view puzzle_catalog (docs/schema.md) by
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.where, "where", "", "SQL predicate over the view puzzle_catalog")
+	f.StringVar(&o.where, "where", "", whereHelp)
 	f.StringVar(&o.collection, "collection", "", "only puzzles of this collection")
 	f.Int64SliceVar(&o.puzzleIDs, "puzzle", nil, "only these puzzle ids (repeatable)")
 	f.IntVar(&o.limit, "limit", 0, "at most this many puzzles (0: all)")
@@ -129,6 +129,9 @@ func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
 		return err
 	}
 	defer d.Close()
+	if err := checkCollection(ctx, d, o.collection); err != nil {
+		return err
+	}
 
 	spec := db.PlanSpec{
 		Where:     puzzlePredicate(o.where, o.collection),

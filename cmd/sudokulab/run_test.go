@@ -25,7 +25,7 @@ func exampleDB(t *testing.T) string {
 
 func TestRunRecordsAndResumes(t *testing.T) {
 	dbPath := exampleDB(t)
-	out, errOut, code := run(t, "--db", dbPath, "--format", "csv", "run", "--collection", "reseda-2012", "--solver", "exact", "--runs", "3", "--experiment", "e1")
+	out, errOut, code := run(t, "--db", dbPath, "-O", "csv", "run", "--collection", "reseda-2012", "--solver", "exact", "--runs", "3", "--experiment", "e1")
 	if code != 0 {
 		t.Fatalf("run: exit %d: %s", code, errOut)
 	}
@@ -44,17 +44,17 @@ func TestRunRecordsAndResumes(t *testing.T) {
 	if !strings.Contains(errOut, "recorded 8 runs; 12 were recorded before") {
 		t.Errorf("more seeds: %q", errOut)
 	}
-	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "sql",
+	out, _, _ = run(t, "--db", dbPath, "-O", "csv", "sql",
 		"SELECT count(*) AS runs, count(DISTINCT puzzle_id || '/' || seed) AS distinct_runs, min(seed) AS lo, max(seed) AS hi, "+
 			"sum(CASE WHEN final_grid = p.solution THEN 1 ELSE 0 END) AS correct FROM runs r JOIN puzzles p ON p.id = r.puzzle_id")
 	if out != "runs,distinct_runs,lo,hi,correct\n20,20,1,5,20\n" {
 		t.Errorf("recorded runs: %q", out)
 	}
-	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "sql", "SELECT count(*) FROM runs r WHERE NOT EXISTS (SELECT 1 FROM trajectory_points t WHERE t.run_id = r.id)")
+	out, _, _ = run(t, "--db", dbPath, "-O", "csv", "sql", "SELECT count(*) FROM runs r WHERE NOT EXISTS (SELECT 1 FROM trajectory_points t WHERE t.run_id = r.id)")
 	if out != "count(*)\n0\n" {
 		t.Errorf("runs without a trajectory: %q", out)
 	}
-	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "experiments", "list")
+	out, _, _ = run(t, "--db", dbPath, "-O", "csv", "experiments", "list")
 	if !strings.HasPrefix(out, "name,configs,puzzles,planned,runs,solved,first_run,last_run,description\ne1,1,4,20,20,20,") {
 		t.Errorf("experiments list: %q", out)
 	}
@@ -62,7 +62,7 @@ func TestRunRecordsAndResumes(t *testing.T) {
 	if !strings.Contains(out, "exact   exact   0        0        0       0          20    4        20    20") {
 		t.Errorf("experiments show: %q", out)
 	}
-	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "runs", "list", "--where", "seed = 5 AND puzzle_id = 1")
+	out, _, _ = run(t, "--db", dbPath, "-O", "csv", "runs", "list", "--runs-where", "seed = 5", "--where", "id = 1")
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 || !strings.Contains(lines[1], ",e1,exact,1,5,solved,") {
 		t.Errorf("runs list: %q", out)
 	}
@@ -88,7 +88,8 @@ func TestRunErrors(t *testing.T) {
 		{"unknown parameter", []string{"run", "--collection", "reseda-2012", "--solver", "exact", "--set", "alpha=1"}, exitInvalid, "has no parameters"},
 		{"bad set", []string{"run", "--collection", "reseda-2012", "--solver", "exact", "--set", "alpha"}, exitInvalid, `--set "alpha": want name=value`},
 		{"bad predicate", []string{"run", "--where", "givens <", "--solver", "exact"}, exitInvalid, "syntax error"},
-		{"no match", []string{"run", "--collection", "none", "--solver", "exact"}, exitInvalid, "no puzzle matches"},
+		{"no match", []string{"run", "--where", "givens > 81", "--solver", "exact"}, exitInvalid, "no puzzle matches"},
+		{"no collection", []string{"run", "--collection", "none", "--solver", "exact"}, exitNotFound, `no collection "none"`},
 		{"bad trace", []string{"run", "--collection", "reseda-2012", "--solver", "exact", "--trace", "often"}, exitInvalid, `unknown part "often"`},
 		{"bad runs", []string{"run", "--collection", "reseda-2012", "--solver", "exact", "--runs", "0"}, exitInvalid, "--runs 0"},
 	}
@@ -100,7 +101,7 @@ func TestRunErrors(t *testing.T) {
 			}
 		})
 	}
-	out, _, _ := run(t, "--db", dbPath, "--format", "csv", "sql", "SELECT count(*) FROM runs")
+	out, _, _ := run(t, "--db", dbPath, "-O", "csv", "sql", "SELECT count(*) FROM runs")
 	if out != "count(*)\n0\n" {
 		t.Errorf("failed commands recorded runs: %q", out)
 	}
@@ -112,7 +113,7 @@ func TestSolversAndConfigs(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "exact: constraint propagation") || !strings.Contains(out, "preset exact:") {
 		t.Errorf("solvers: exit %d\n%s", code, out)
 	}
-	out, _, _ = run(t, "--db", dbPath, "--format", "csv", "configs", "list")
+	out, _, _ = run(t, "--db", dbPath, "-O", "csv", "configs", "list")
 	if !strings.HasPrefix(out, "name,solver,preset,runs,solved,params,description\nexact,exact,1,0,0,{},") {
 		t.Errorf("configs list: %q", out)
 	}

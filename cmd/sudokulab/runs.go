@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/spf13/cobra"
@@ -14,25 +15,37 @@ import (
 
 type runsListOptions struct {
 	*options
-	where string
-	limit int
+	where, runsWhere, experiment, config string
+	limit                                int
 }
 
 func newRunsCmd(opts *options) *cobra.Command {
 	lo := &runsListOptions{options: opts}
 	list := &cobra.Command{
 		Use:   "list",
-		Short: "List runs, newest first, filtered by a SQL predicate over run_results",
-		Example: `  sudokulab runs list --where "config = 'exact' AND status <> 'solved'"
-  sudokulab runs list --where "experiment = 'try'" --limit 0`,
+		Short: "List runs, newest first, filtered by puzzle, experiment, configuration or a SQL predicate over run_results",
+		Long: `list prints the recorded runs, newest first: those of --experiment, of
+--config, on the puzzles matching --where (a SQL predicate over the view
+puzzle_catalog, as everywhere), and matching --runs-where (a SQL predicate
+over the view run_results, one row per run; see docs/schema.md).`,
+		Example: `  sudokulab runs list --experiment e1 --limit 0
+  sudokulab runs list --config exact --runs-where "status <> 'solved'"
+  sudokulab runs list --where "collection = 'sato-inoue-2010'" --runs-where "wall_seconds > 1"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return opts.printReport(cmd, func(ctx context.Context, x sqlx.ExtContext) (db.Table, error) {
-				return db.RunTable(ctx, x, lo.where, lo.limit)
+				pred, err := lo.predicate(ctx, x)
+				if err != nil {
+					return db.Table{}, err
+				}
+				return db.RunTable(ctx, x, pred, lo.limit)
 			})
 		},
 	}
-	list.Flags().StringVar(&lo.where, "where", "", "SQL predicate over the view run_results")
+	list.Flags().StringVar(&lo.where, "where", "", "only runs on puzzles matching this "+whereHelp)
+	list.Flags().StringVar(&lo.runsWhere, "runs-where", "", "SQL predicate over the view run_results (one row per run; docs/schema.md)")
+	list.Flags().StringVar(&lo.experiment, "experiment", "", "only the runs of this experiment")
+	list.Flags().StringVar(&lo.config, "config", "", "only the runs of this configuration")
 	list.Flags().IntVar(&lo.limit, "limit", 50, "at most this many runs (0: all)")
 	show := &cobra.Command{
 		Use:   "show ID",
@@ -72,31 +85,7 @@ func runRunsShow(ctx context.Context, cmd *cobra.Command, o *options, id int64) 
 		return err
 	}
 	w := cmd.OutOrStdout()
-	if o.format == "table" {
-		budget := "none"
-		if r.MaxEvaluations > 0 || r.MaxGenerations > 0 || r.TimeoutMS > 0 {
-			budget = fmt.Sprintf("%d evaluations, %d generations, %d ms (0: no limit)", r.MaxEvaluations, r.MaxGenerations, r.TimeoutMS)
-		}
-		fmt.Fprintf(w, "run %d: configuration %s on puzzle %d, seed %d, budget %s\n", r.ID, config, r.PuzzleID, r.Seed, budget)
-		fmt.Fprintf(w, "status %s", r.Status)
-		if r.BestCost != nil {
-			fmt.Fprintf(w, ", best cost %d", *r.BestCost)
-		}
-		fmt.Fprintf(w, ", %d generations, %d evaluations, %d restarts", r.Generations, r.Evaluations, r.Restarts)
-		if r.WallSeconds != nil {
-			fmt.Fprintf(w, ", %.3fs", *r.WallSeconds)
-		}
-		fmt.Fprintln(w)
-		if r.Error != "" {
-			fmt.Fprintf(w, "error: %s\n", r.Error)
-		}
-		fmt.Fprintf(w, "code %s on %s, %s to %s\n", r.CodeVersion, r.Host, db.FormatTime(r.StartedAt), db.FormatTime(r.FinishedAt))
-		fmt.Fprintf(w, "puzzle:\n%s", p.Givens.Pretty())
-		if len(r.FinalGrid.Cells) > 0 {
-			fmt.Fprintf(w, "final grid:\n%s", r.FinalGrid.Pretty())
-		}
-		fmt.Fprintf(w, "trajectory (%d points):\n", len(points))
-	}
+	tcols := []string{"seq", "generation", "evaluations", "elapsed_seconds", "best_cost", "current_cost"}
 	rows := make([][]any, len(points))
 	for i, pt := range points {
 		var cur any
@@ -105,5 +94,113 @@ func runRunsShow(ctx context.Context, cmd *cobra.Command, o *options, id int64) 
 		}
 		rows[i] = []any{pt.Seq, pt.Generation, pt.Evaluations, pt.ElapsedSeconds, pt.BestCost, cur}
 	}
-	return writeRows(w, o.format, []string{"seq", "generation", "evaluations", "elapsed_seconds", "best_cost", "current_cost"}, rows)
+	switch o.format {
+	case "csv":
+		// The trajectory, one row per point: the table a plot reads.
+		return writeRows(w, o.format, tcols, rows)
+	case "json":
+		var final any
+		if len(r.FinalGrid.Cells) > 0 {
+			final = r.FinalGrid.String()
+		}
+		return writeJSON(w, object{
+			{"id", r.ID}, {"config", config}, {"config_id", r.ConfigID}, {"experiment_id", nullID(r.ExperimentID)},
+			{"puzzle_id", r.PuzzleID}, {"puzzle", p.Givens.String()}, {"seed", r.Seed},
+			{"max_evaluations", r.MaxEvaluations}, {"max_generations", r.MaxGenerations}, {"timeout_ms", r.TimeoutMS},
+			{"status", r.Status}, {"best_cost", r.BestCost}, {"generations", r.Generations}, {"evaluations", r.Evaluations},
+			{"restarts", r.Restarts}, {"wall_seconds", r.WallSeconds}, {"cpu_seconds", r.CPUSeconds},
+			{"prefilter_revisions", r.PrefilterRevisions}, {"nodes", r.Nodes}, {"guesses", r.Guesses},
+			{"error", nullString(r.Error)}, {"final_grid", final}, {"code_version", r.CodeVersion}, {"host", r.Host},
+			{"started_at", r.StartedAt}, {"finished_at", r.FinishedAt},
+			{"trajectory", rowObjects(tcols, rows)},
+		})
+	}
+	budget := "none"
+	if r.MaxEvaluations > 0 || r.MaxGenerations > 0 || r.TimeoutMS > 0 {
+		budget = fmt.Sprintf("%d evaluations, %d generations, %d ms (0: no limit)", r.MaxEvaluations, r.MaxGenerations, r.TimeoutMS)
+	}
+	fmt.Fprintf(w, "run %d: configuration %s on puzzle %d, seed %d, budget %s\n", r.ID, config, r.PuzzleID, r.Seed, budget)
+	fmt.Fprintf(w, "status %s", r.Status)
+	if r.BestCost != nil {
+		fmt.Fprintf(w, ", best cost %d", *r.BestCost)
+	}
+	fmt.Fprintf(w, ", %d generations, %d evaluations, %d restarts", r.Generations, r.Evaluations, r.Restarts)
+	if r.WallSeconds != nil {
+		fmt.Fprintf(w, ", %.3fs", *r.WallSeconds)
+	}
+	fmt.Fprintln(w)
+	if r.Error != "" {
+		fmt.Fprintf(w, "error: %s\n", r.Error)
+	}
+	fmt.Fprintf(w, "code %s on %s, %s to %s\n", r.CodeVersion, r.Host, db.FormatTime(r.StartedAt), db.FormatTime(r.FinishedAt))
+	fmt.Fprintf(w, "puzzle:\n%s", p.Givens.Pretty())
+	if len(r.FinalGrid.Cells) > 0 {
+		fmt.Fprintf(w, "final grid:\n%s", r.FinalGrid.Pretty())
+	}
+	fmt.Fprintf(w, "trajectory (%d points):\n", len(points))
+	return writeRows(w, o.format, tcols, rows)
+}
+
+// nullID is id, or nil (NULL) when it is 0.
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+// predicate returns the predicate over run_results that selects the runs
+// the flags ask for; a named experiment or configuration that does not
+// exist is an ENOTFOUND error.
+func (o *runsListOptions) predicate(ctx context.Context, x sqlx.ExtContext) (string, error) {
+	var preds []string
+	for _, named := range []struct{ what, table, name string }{
+		{"experiment", "experiments", o.experiment}, {"configuration", "configs", o.config},
+	} {
+		if named.name == "" {
+			continue
+		}
+		if err := mustExist(ctx, x, named.what, named.table, named.name); err != nil {
+			return "", err
+		}
+	}
+	if o.experiment != "" {
+		preds = append(preds, "experiment = "+sqlString(o.experiment))
+	}
+	if o.config != "" {
+		preds = append(preds, "config = "+sqlString(o.config))
+	}
+	for _, p := range []struct{ flag, pred string }{{"--runs-where", o.runsWhere}, {"--where", o.where}} {
+		if strings.TrimSpace(p.pred) == "" {
+			continue
+		}
+		if err := db.CheckPredicate(p.pred); err != nil {
+			return "", fmt.Errorf("%s: %w", p.flag, err)
+		}
+	}
+	if strings.TrimSpace(o.runsWhere) != "" {
+		preds = append(preds, "("+o.runsWhere+"\n)")
+	}
+	if strings.TrimSpace(o.where) != "" {
+		preds = append(preds, "puzzle_id IN (SELECT id FROM puzzle_catalog WHERE ("+o.where+"\n))")
+	}
+	return strings.Join(preds, " AND "), nil
+}
+
+// mustExist returns an ENOTFOUND error naming the thing unless table has
+// a row called name.
+func mustExist(ctx context.Context, x sqlx.ExtContext, what, table, name string) error {
+	var n int
+	if err := sqlx.GetContext(ctx, x, &n, x.Rebind("SELECT COUNT(*) FROM "+table+" WHERE name = ?"), name); err != nil {
+		return err
+	}
+	if n == 0 {
+		return sudokulab.Errorf(sudokulab.ENOTFOUND, "no %s called %q (sudokulab %s list shows them)", what, name, table)
+	}
+	return nil
+}
+
+// sqlString quotes s as a SQL string literal.
+func sqlString(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }

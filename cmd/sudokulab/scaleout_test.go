@@ -165,7 +165,7 @@ func TestProcessesShareOneFile(t *testing.T) {
 				return
 			default:
 			}
-			p := start(t, "--db", path, "--format", "csv", "sql", "SELECT count(*) FROM runs")
+			p := start(t, "--db", path, "-O", "csv", "sql", "SELECT count(*) FROM runs")
 			<-p.done
 			reads++
 			if p.code != 0 {

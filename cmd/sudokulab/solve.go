@@ -112,7 +112,7 @@ func runSolve(ctx context.Context, cmd *cobra.Command, o *solveOptions, arg stri
 func exactArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return sudokulab.Errorf(sudokulab.EINVALID, "%s takes %d argument(s), got %d; see --help", cmd.CommandPath(), n, len(args))
+			return sudokulab.Errorf(sudokulab.EINVALID, "%s takes %d argument(s), got %d", cmd.CommandPath(), n, len(args))
 		}
 		return nil
 	}

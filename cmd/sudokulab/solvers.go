@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -16,6 +19,9 @@ section it comes from, and the presets that reproduce the paper's settings.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w := cmd.OutOrStdout()
+			if opts.format == "json" {
+				return writeJSON(w, solversJSON(opts))
+			}
 			if opts.format != "table" {
 				var rows [][]any
 				for _, s := range opts.registry.All() {
@@ -45,10 +51,47 @@ section it comes from, and the presets that reproduce the paper's settings.`,
 					}
 				}
 				for _, p := range s.Presets {
-					fmt.Fprintf(w, "  preset %s: %s %v\n", p.Name, p.Description, p.Set)
+					fmt.Fprintf(w, "  preset %s: %s", p.Name, p.Description)
+					if len(p.Set) > 0 {
+						fmt.Fprintf(w, " (--set %s)", strings.Join(presetSets(p.Set), " --set "))
+					}
+					fmt.Fprintln(w)
 				}
 			}
 			return nil
 		},
 	}
+}
+
+// solversJSON describes every solver as an object: its name, summary,
+// paper and counting, its parameters with typed defaults, and its presets
+// with their settings.
+func solversJSON(opts *options) []object {
+	var out []object
+	for _, s := range opts.registry.All() {
+		params := make([]object, len(s.Params))
+		for i, p := range s.Params {
+			params[i] = object{{"name", p.Name}, {"type", string(p.Kind)}, {"default", p.Default}, {"range", p.Range()},
+				{"section", p.Section}, {"doc", p.Doc}}
+		}
+		presets := make([]object, len(s.Presets))
+		for i, p := range s.Presets {
+			set := map[string]string{}
+			maps.Copy(set, p.Set)
+			presets[i] = object{{"name", p.Name}, {"description", p.Description}, {"set", set}}
+		}
+		out = append(out, object{{"name", s.Name}, {"summary", s.Summary}, {"paper", s.Paper}, {"counting", s.Counting},
+			{"parameters", params}, {"presets", presets}})
+	}
+	return out
+}
+
+// presetSets returns a preset's settings as sorted name=value strings.
+func presetSets(set map[string]string) []string {
+	out := make([]string, 0, len(set))
+	for k, v := range set {
+		out = append(out, k+"="+v)
+	}
+	slices.Sort(out)
+	return out
 }

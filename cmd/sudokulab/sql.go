@@ -24,7 +24,7 @@ func newSQLCmd(opts *options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sql QUERY | sql --file FILE",
 		Short: "Run a SQL statement against the database and print the result",
-		Long: `sql runs one SQL statement and prints its rows in the --format chosen.
+		Long: `sql runs one SQL statement and prints its rows in the --output-format (-O) chosen.
 Tables, columns and views are documented in docs/schema.md. --file reads
 the statement from a file (- for standard input), such as the canned
 queries in queries/.
@@ -40,7 +40,7 @@ mode, PRAGMA journal_mode=DELETE is refused):
 With --write the statement may change the database, which must exist
 (sudokulab init creates one) and is first migrated to the newest schema.`,
 		Example: `  sudokulab sql "SELECT id, givens, grid FROM puzzles ORDER BY givens LIMIT 5"
-  sudokulab --format csv sql "SELECT * FROM puzzle_catalog"
+  sudokulab -O csv sql "SELECT * FROM puzzle_catalog"
   sudokulab sql "PRAGMA table_info(puzzles)"
   sudokulab sql --write "DELETE FROM collections WHERE name = 'scratch'"
   sudokulab sql --file queries/reproduce-ga.sql`,

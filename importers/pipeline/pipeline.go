@@ -243,7 +243,7 @@ func ImportFile(ctx context.Context, d *db.DB, path string, o Options) (*Result,
 	res.Import = sudokulab.Import{FileName: path, FileSHA256: sum, Format: format.Name}
 	imp := &importer{d: d, o: o, format: format, res: res, key: optionsKey(o, format), worker: workerName(),
 		description: fmt.Sprintf("imported from %s (%s)", filepath.Base(path), format.Name),
-		pace:        db.NewPacer(d)}
+		pace:        db.NewPacer(d), size: st.Size()}
 	if err := imp.begin(ctx); err != nil {
 		return nil, err
 	}
@@ -336,6 +336,7 @@ type importer struct {
 	worker      string
 	description string // of the collections it creates
 	hold        holder
+	size        int64 // of the file, in bytes
 	// records is the number of the file's records stored; first names the
 	// import's collection, once it has one.
 	records int
@@ -716,7 +717,33 @@ func (imp *importer) run(ctx context.Context, f io.Reader) error {
 	if err := turn(); err != nil {
 		return err
 	}
+	if im.PuzzlesNew+im.PuzzlesDuplicate == 0 {
+		return imp.nothingRead()
+	}
 	return imp.publish(ctx)
+}
+
+// nothingRead is the error of an import that stores no puzzle: an empty
+// file, a file nothing of which reads as a puzzle in its format, or one
+// whose every entry was rejected. It is EINVALID, so end removes the
+// import record and anything else it stored, and the corrected file
+// imports afresh.
+func (imp *importer) nothingRead() error {
+	res := imp.res
+	var reason string
+	switch {
+	case imp.size == 0:
+		reason = "the file is empty"
+	case len(res.Rejected) > 0:
+		r := res.Rejected[0]
+		reason = fmt.Sprintf("all %d entries were rejected (the first, line %d: %s)", res.Import.PuzzlesRejected, r.Line, r.Reason)
+	default:
+		reason = fmt.Sprintf("nothing in it reads as a puzzle in the %s format (see sudokulab formats; --format names another)", imp.format.Name)
+		if len(res.Notes) > 0 {
+			reason += "; " + strings.Join(res.Notes, "; ")
+		}
+	}
+	return sudokulab.Errorf(sudokulab.EINVALID, "import %s: no puzzle imported: %s", res.File, reason)
 }
 
 // collectionOf names the collection a record's puzzle goes to.

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"sudokulab"
+	"sudokulab/importers"
+	"sudokulab/importers/pipeline"
+	"sudokulab/solvers/exact"
+)
+
+type checkOptions struct {
+	*options
+	fileFormat, symbols string
+	jobs                int
+	countTimeout        time.Duration
+}
+
+func newCheckCmd(opts *options) *cobra.Command {
+	o := &checkOptions{options: opts}
+	cmd := &cobra.Command{
+		Use:   "check FILE...",
+		Short: "Check the puzzles of files without a database: rules, solution count, givens",
+		Long: `check reads puzzle files of any format import reads (detected, or named by
+--format) and prints one line per puzzle, in the order of the files: its file
+and line, label, size and givens, its solution count (0, 1, or 2 meaning two
+or more; "undetermined" when counting takes longer than --count-timeout),
+whether it is valid (it breaks no rule and has exactly one solution) and if
+not, the problem. An entry that does not read is a line with its problem.
+The puzzles are checked on every core (--jobs) and the lines come as they
+are done, in order. No database is opened or created.`,
+		Example: `  sudokulab check top1465.txt
+  sudokulab -O csv check *.sdk > checked.csv
+  sudokulab check --format line hardest.txt --count-timeout 1m`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCheck(cmd.Context(), cmd, o, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.fileFormat, "format", "", "the files' format (default: detected; see sudokulab formats)")
+	f.StringVar(&o.symbols, "symbols", "", "symbol set of large grids, such as 0-F or A-Y (default: detected)")
+	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "goroutines checking puzzles")
+	f.DurationVar(&o.countTimeout, "count-timeout", pipeline.DefaultCountTimeout,
+		"time to count one puzzle's solutions before its count is undetermined (0: the default, negative: no limit)")
+	return cmd
+}
+
+// fileReaderOf returns the reader of the files of rate or check FILE...,
+// checking the format and symbols named.
+func fileReaderOf(format, symbols string) (*fileReader, error) {
+	fr := &fileReader{format: format, decode: importers.Options{Symbols: symbols}, reg: importers.Default()}
+	if symbols != "" {
+		if _, err := importers.ParseSymbols(symbols); err != nil {
+			return nil, err
+		}
+	}
+	if format != "" {
+		if _, err := fr.reg.Lookup(format); err != nil {
+			return nil, err
+		}
+	}
+	return fr, nil
+}
+
+// checked is what check finds about one puzzle.
+type checked struct {
+	solutions any // 0, 1, "2+", "undetermined", or nil when not counted
+	valid     bool
+	problem   string
+}
+
+// checkPuzzle checks one entry: rules, solution count within timeout,
+// the solution the file gives.
+func checkPuzzle(ctx context.Context, e fileEntry, timeout time.Duration) (checked, error) {
+	if e.err != nil {
+		return checked{problem: e.err.(*importers.DecodeError).Reason}, nil
+	}
+	g := e.rec.Grid
+	if err := g.Validate(); err != nil {
+		return checked{solutions: 0, problem: err.Error()}, nil
+	}
+	var s exact.Solver
+	p, _, err := pipeline.Count(ctx, &s, g, timeout)
+	if err != nil {
+		return checked{}, err
+	}
+	c := checked{}
+	switch {
+	case p.SolutionCount == nil:
+		c.solutions, c.problem = sudokulab.CountUndetermined, fmt.Sprintf("counting stopped after %v (--count-timeout)", seconds(p.CountSeconds))
+	case *p.SolutionCount == 0:
+		c.solutions, c.problem = 0, "no solution"
+	case *p.SolutionCount == 1:
+		c.solutions, c.valid = 1, true
+	default:
+		c.solutions, c.problem = "2+", "two or more solutions"
+	}
+	if c.valid && len(e.rec.Solution.Cells) > 0 {
+		if err := sudokulab.CheckSolution(g, e.rec.Solution); err != nil {
+			c.problem = "the solution the file gives is wrong: " + err.Error()
+		}
+	}
+	return c, nil
+}
+
+// entryLabel is what the first columns of rate and check FILE... say of
+// an entry.
+func entryRow(e fileEntry) []any {
+	var size, givens any
+	if e.err == nil {
+		size, givens = e.rec.Grid.N(), e.rec.Grid.Givens()
+	}
+	return []any{e.file, e.rec.Line, e.rec.Label, size, givens}
+}
+
+func runCheck(ctx context.Context, cmd *cobra.Command, o *checkOptions, files []string) error {
+	if o.jobs < 1 {
+		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)
+	}
+	fr, err := fileReaderOf(o.fileFormat, o.symbols)
+	if err != nil {
+		return err
+	}
+	out, err := newRowStream(cmd.OutOrStdout(), o.format,
+		[]string{"file", "line", "label", "size", "givens", "solutions", "valid", "problem"}, []int{longest(files)})
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	var n, valid int
+	err = inOrder(ctx, fr, files, o.jobs, func(ctx context.Context, e fileEntry) (checked, error) {
+		return checkPuzzle(ctx, e, o.countTimeout)
+	}, func(e fileEntry, c checked) error {
+		n++
+		if c.valid {
+			valid++
+		}
+		return out.Write(append(entryRow(e), c.solutions, c.valid, c.problem))
+	})
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "checked %d puzzles of %d files in %v: %d valid, %d not\n",
+		n, len(files), time.Since(start).Round(time.Millisecond), valid, n-valid)
+	return nil
+}

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"sudokulab"
+	"sudokulab/raters"
+)
+
+// fileRating is what rate FILE... prints about one puzzle.
+type fileRating struct {
+	checked
+	ratings []sudokulab.Rating // one per rater, in order; zero when not rated
+	rated   []bool
+}
+
+// runRateFiles is rate FILE...: it rates the puzzles of the files by the
+// raters of --rater without a database, and prints one row per puzzle in
+// the order of the files, as it goes.
+func runRateFiles(ctx context.Context, cmd *cobra.Command, o *rateOptions, files []string) error {
+	for _, name := range []string{"where", "collection", "limit", "force"} {
+		if cmd.Flags().Changed(name) {
+			return usageError(cmd, fmt.Sprintf("--%s selects stored puzzles; rate FILE... rates the puzzles of the files", name))
+		}
+	}
+	if o.timeout < 0 {
+		return sudokulab.Errorf(sudokulab.EINVALID, "--timeout %s: want a duration of 0 (no limit) or more", o.timeout)
+	}
+	reg := raters.Default()
+	for _, n := range reg.Names() {
+		in, _ := reg.Lookup(n)
+		if !in.NeedsDB {
+			continue
+		}
+		named := o.rater == n
+		for _, kv := range o.opts {
+			named = named || strings.HasPrefix(kv, n+".")
+		}
+		if named {
+			return sudokulab.Errorf(sudokulab.EINVALID, "rater %s reads the database, so it cannot rate files; import them and rate --collection", n)
+		}
+	}
+	rs, err := makeRaters(ctx, nil, reg, o.rater, o.opts)
+	if err != nil {
+		return err
+	}
+	fr, err := fileReaderOf(o.fileFormat, o.symbols)
+	if err != nil {
+		return err
+	}
+	cols := []string{"file", "line", "label", "size", "givens", "solutions"}
+	for _, r := range rs {
+		cols = append(cols, r.Name()+"_value", r.Name()+"_label")
+	}
+	cols = append(cols, "problem")
+	out, err := newRowStream(cmd.OutOrStdout(), o.format, cols, []int{longest(files)})
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	n, rated := 0, 0
+	err = inOrder(ctx, fr, files, o.jobs, func(ctx context.Context, e fileEntry) (fileRating, error) {
+		return rateEntry(ctx, e, rs, o.timeout, o.countTimeout)
+	}, func(e fileEntry, fr fileRating) error {
+		n++
+		row := append(entryRow(e), fr.solutions)
+		some := false
+		for i := range rs {
+			if !fr.rated[i] {
+				row = append(row, nil, nil)
+				continue
+			}
+			some = true
+			var v any
+			if r := fr.ratings[i]; r.Value != nil {
+				v = *r.Value
+			}
+			row = append(row, v, fr.ratings[i].Label)
+		}
+		if some {
+			rated++
+		}
+		return out.Write(append(row, fr.problem))
+	})
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "rated %d of %d puzzles of %d files by %d raters in %v\n",
+		rated, n, len(files), len(rs), time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// rateEntry checks one entry as check does, then rates a puzzle that
+// breaks no rule and has a solution by each rater, each under timeout.
+// A rating cut short or failing is said in the problem.
+func rateEntry(ctx context.Context, e fileEntry, rs []raters.Rater, timeout, countTimeout time.Duration) (fileRating, error) {
+	c, err := checkPuzzle(ctx, e, countTimeout)
+	if err != nil {
+		return fileRating{}, err
+	}
+	fr := fileRating{checked: c, ratings: make([]sudokulab.Rating, len(rs)), rated: make([]bool, len(rs))}
+	if e.err != nil || c.solutions == 0 {
+		if c.problem != "" {
+			fr.problem = c.problem + ": not rated"
+		}
+		return fr, nil
+	}
+	var problems []string
+	if c.problem != "" {
+		problems = append(problems, c.problem)
+	}
+	p := sudokulab.Puzzle{Givens: e.rec.Grid}
+	for i, r := range rs {
+		out, err := rateOne(ctx, r, p, timeout)
+		switch {
+		case ctx.Err() != nil:
+			return fr, context.Cause(ctx)
+		case err != nil && errors.Is(err, context.Canceled):
+			return fr, err
+		case err != nil:
+			problems = append(problems, fmt.Sprintf("%s: %v", r.Name(), err))
+		case out.cutShort:
+			problems = append(problems, fmt.Sprintf("%s: cut short by --timeout %v", r.Name(), timeout))
+		default:
+			fr.ratings[i], fr.rated[i] = out.Rating, true
+		}
+	}
+	fr.problem = strings.Join(problems, "; ")
+	return fr, nil
+}

@@ -1,0 +1,208 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+
+	"sudokulab"
+)
+
+// RunSelection chooses the runs ExportRuns reads. Every field narrows the
+// selection; the zero value selects every run.
+type RunSelection struct {
+	// Experiment keeps the runs that belong to the experiment of that name
+	// (through experiment_runs: the runs it recorded and those it linked).
+	Experiment string
+	// Configs keeps the runs of these configurations, by name.
+	Configs []string
+	// Where keeps the runs on puzzles having a row of the view
+	// puzzle_catalog that matches this SQL predicate.
+	Where string
+	// RunsWhere keeps the runs whose row of the view run_results matches
+	// this SQL predicate.
+	RunsWhere string
+}
+
+// ExportedRun is a run read for export: the run as stored, with the names
+// and puzzle facts it is exported under.
+type ExportedRun struct {
+	// Run is the row of runs; FinalGrid is left empty.
+	Run sudokulab.Run
+	// Experiment is the name of the selected experiment, or without one
+	// the experiment that recorded the run ("" if none).
+	Experiment string
+	// Config and Solver name the configuration and its solver.
+	Config, Solver string
+	// PuzzleLabel is the smallest of the puzzle's non-empty labels in its
+	// collections, or "" when it has none.
+	PuzzleLabel string
+	// Size is the side of the grid and Givens its filled cells.
+	Size, Givens int
+	// Effort is the run's work in EffortUnit ("evaluations", or "nodes"
+	// for the exact solver), as the view run_results computes it; nil
+	// (NULL) when unknown, as for exact runs recorded before migration 5.
+	Effort     *int64
+	EffortUnit string
+}
+
+// RunVisitor receives what ExportRuns reads: each run, then its
+// trajectory points in order.
+type RunVisitor interface {
+	// Run starts a run: the points that follow, up to the next call of
+	// Run, are its own. r is valid until the next call.
+	Run(r *ExportedRun) error
+	// Point is one trajectory point of the current run, in seq order. p is
+	// valid until the next call.
+	Point(p *sudokulab.TrajectoryPoint) error
+}
+
+// ExportRuns reads the runs sel selects, ordered by configuration name,
+// puzzle id and run id, each followed by its trajectory points, and hands
+// them to v as it reads them: neither the runs nor their points are held
+// in memory. It returns how many runs and points it read. The whole read
+// is one query on a connection that refuses every change, so the SQL of
+// sel cannot write; a predicate the database rejects is an EINVALID
+// error, and an experiment or configuration that does not exist an
+// ENOTFOUND error. An error returned by v stops the read and is returned
+// as it is.
+func ExportRuns(ctx context.Context, d *DB, sel RunSelection, v RunVisitor) (runs, points int64, err error) {
+	for _, p := range []string{sel.Where, sel.RunsWhere} {
+		if err := checkPredicate(p); err != nil {
+			return 0, 0, err
+		}
+	}
+	conn, release, err := d.readOnlyConn(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer release()
+	x := connExt{conn, d.DB}
+
+	// Names are quoted into the SQL rather than bound: the predicates are
+	// the user's text, in which a '?' is not a placeholder.
+	var conds []string
+	experiment := "r.experiment"
+	if sel.Experiment != "" {
+		if err := mustExist(ctx, x, "experiments", "experiment", sel.Experiment); err != nil {
+			return 0, 0, err
+		}
+		conds = append(conds, "r.id IN (SELECT er.run_id FROM experiment_runs er JOIN experiments e ON e.id = er.experiment_id WHERE e.name = "+quote(sel.Experiment)+")")
+		experiment = quote(sel.Experiment)
+	}
+	if len(sel.Configs) > 0 {
+		names := make([]string, len(sel.Configs))
+		for i, c := range sel.Configs {
+			if err := mustExist(ctx, x, "configs", "configuration", c); err != nil {
+				return 0, 0, err
+			}
+			names[i] = quote(c)
+		}
+		conds = append(conds, "r.config IN ("+strings.Join(names, ", ")+")")
+	}
+	if strings.TrimSpace(sel.Where) != "" {
+		// The newline ends a trailing "--" comment in the predicate.
+		conds = append(conds, "r.puzzle_id IN (SELECT id FROM puzzle_catalog WHERE ("+sel.Where+"\n))")
+	}
+	if strings.TrimSpace(sel.RunsWhere) != "" {
+		conds = append(conds, "r.id IN (SELECT id FROM run_results WHERE ("+sel.RunsWhere+"\n))")
+	}
+	where := ""
+	if len(conds) > 0 {
+		where = "WHERE " + strings.Join(conds, "\n  AND ")
+	}
+	q := `
+		SELECT r.id, r.experiment_id, ` + experiment + `, r.config_id, r.config, r.solver,
+		       r.puzzle_id, r.size, r.givens, pl.label,
+		       r.seed, r.max_evaluations, r.max_generations, r.timeout_ms,
+		       r.status, r.evaluations, r.generations, r.restarts, r.best_cost,
+		       r.wall_seconds, r.cpu_seconds, r.prefilter_revisions, r.nodes, r.guesses,
+		       r.effort, r.effort_unit, r.error, r.code_version, r.host, r.started_at, r.finished_at,
+		       t.seq, t.generation, t.evaluations, t.elapsed_seconds, t.best_cost, t.current_cost,
+		       t.restarts, t.convergence
+		FROM run_results r
+		LEFT JOIN (SELECT id, MIN(label) AS label FROM puzzle_catalog WHERE label <> '' GROUP BY id) pl
+		       ON pl.id = r.puzzle_id
+		LEFT JOIN trajectory_points t ON t.run_id = r.id
+		` + where + `
+		ORDER BY r.config, r.puzzle_id, r.id, t.seq`
+	rows, err := x.QueryxContext(ctx, q)
+	if err != nil {
+		return 0, 0, exportError(ctx, err)
+	}
+	defer rows.Close()
+	var (
+		run    ExportedRun
+		point  sudokulab.TrajectoryPoint
+		lastID int64 = -1
+		status string
+		seq    sql.NullInt64
+		gen    sql.NullInt64
+		evals  sql.NullInt64
+		secs   sql.NullFloat64
+		best   sql.NullInt64
+		rs     sql.NullInt64
+	)
+	for rows.Next() {
+		r := &run.Run
+		var next ExportedRun
+		n := &next.Run
+		err := rows.Scan(&n.ID, idCol[int64]{&n.ExperimentID}, strCol{&next.Experiment}, &n.ConfigID, &next.Config, &next.Solver,
+			&n.PuzzleID, &next.Size, &next.Givens, strCol{&next.PuzzleLabel},
+			&n.Seed, &n.MaxEvaluations, &n.MaxGenerations, &n.TimeoutMS,
+			&status, &n.Evaluations, &n.Generations, &n.Restarts, &n.BestCost,
+			&n.WallSeconds, &n.CPUSeconds, &n.PrefilterRevisions, &n.Nodes, &n.Guesses,
+			&next.Effort, &next.EffortUnit, strCol{&n.Error}, &n.CodeVersion, &n.Host, timeCol{&n.StartedAt}, timeCol{&n.FinishedAt},
+			&seq, &gen, &evals, &secs, &best, &point.CurrentCost, &rs, &point.Convergence)
+		if err != nil {
+			return runs, points, dbError(err, "export runs")
+		}
+		n.Status = sudokulab.RunStatus(status)
+		if n.ID != lastID {
+			run, lastID = next, n.ID
+			runs++
+			if err := v.Run(&run); err != nil {
+				return runs, points, err
+			}
+		}
+		if !seq.Valid {
+			continue // a run without trajectory points
+		}
+		point.RunID, point.Seq = r.ID, int(seq.Int64)
+		point.Generation, point.Evaluations = gen.Int64, evals.Int64
+		point.ElapsedSeconds, point.BestCost, point.Restarts = secs.Float64, int(best.Int64), rs.Int64
+		points++
+		if err := v.Point(&point); err != nil {
+			return runs, points, err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return runs, points, exportError(ctx, err)
+	}
+	return runs, points, nil
+}
+
+// mustExist returns an ENOTFOUND error unless table has a row called name.
+func mustExist(ctx context.Context, x connExt, table, what, name string) error {
+	var n int
+	if err := x.QueryRowxContext(ctx, x.Rebind(`SELECT COUNT(*) FROM `+table+` WHERE name = ?`), name).Scan(&n); err != nil {
+		return dbError(err, "find "+what+" "+name)
+	}
+	if n == 0 {
+		return sudokulab.Errorf(sudokulab.ENOTFOUND, "no %s called %q", what, name)
+	}
+	return nil
+}
+
+// quote returns s as an SQL string literal.
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// exportError reports an error of the export query: the caller's
+// cancellation as it is, else the database's message as an EINVALID
+// error, since the predicates are what a person can get wrong.
+func exportError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return sudokulab.Errorf(sudokulab.EINVALID, "export runs: %s", dbMessage(err))
+}
