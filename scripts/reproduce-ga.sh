@@ -28,8 +28,10 @@ DB=${DB:-reproduce-ga.db}
 JOBS=${JOBS:-$(nproc)}
 
 cd "$(dirname "$0")/.."
-BIN=${BIN:-$(mktemp -d)/sudokulab}
-go build -o "$BIN" ./cmd/sudokulab
+if [ -z "${BIN:-}" ]; then # BIN: a sudokulab binary to use instead of building one
+  BIN=$(mktemp -d)/sudokulab
+  go build -o "$BIN" ./cmd/sudokulab
+fi
 lab() { "$BIN" --db "$DB" "$@"; }
 
 lab init --from lab.db.example

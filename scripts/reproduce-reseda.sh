@@ -27,8 +27,10 @@ DB=${DB:-reproduce-reseda.db}
 JOBS=${JOBS:-$(nproc)}
 
 cd "$(dirname "$0")/.."
-BIN=${BIN:-$(mktemp -d)/sudokulab}
-go build -o "$BIN" ./cmd/sudokulab
+if [ -z "${BIN:-}" ]; then # BIN: a sudokulab binary to use instead of building one
+  BIN=$(mktemp -d)/sudokulab
+  go build -o "$BIN" ./cmd/sudokulab
+fi
 lab() { "$BIN" --db "$DB" "$@"; }
 puzzle() { echo "collection = 'reseda-2012' AND label = '$1'"; }
 

@@ -38,6 +38,7 @@ type plotOptions struct {
 	resamples            int
 	level                float64
 	rater, by            string
+	readings, paper      string // scoreboard
 
 	// warn receives notes on runs left out; nil discards them.
 	warn io.Writer
@@ -49,6 +50,7 @@ const (
 	plotECDF        = "ecdf"
 	plotSuccess     = "success"
 	plotERT         = "ert"
+	plotScoreboard  = "scoreboard"
 )
 
 func newPlotCmd(opts *options) *cobra.Command {
@@ -94,6 +96,19 @@ its runs spent until they reached the target, or in all when they did not,
 divided by the runs that reached it. The ERT axis is logarithmic (keeping
 0) unless --log-y=false; with 2 to 16 puzzles each gets its panel.`,
 			`  sudokulab plot ert --where "collection = 'sato-inoue-2010'" --config sato-inoue-mut-cross-ls --config reseda-table1-both-a0.7 -o ert.svg`),
+		o.sub(plotScoreboard, "Ours against the papers' published values, one point per cell of the reproduction scoreboard",
+			`scoreboard draws the rows of the canned query reproduction-scoreboard
+(sudokulab query show reproduction-scoreboard): for every published cell of
+the five papers, our success rate against the paper's (with our 95 % Wilson
+interval) and our effort against the paper's on log axes, each with the
+diagonal where they are equal (and, for effort, the factor-of-two
+tolerance); the colour is the cell's status (matched, beaten, short), the
+glyph its paper. Cells not run are counted in the note. --experiment keeps
+the runs of one experiment; --paper one paper; --readings which
+configurations may stand for a cell (paper, readings or all). --config,
+--where and --runs-where do not apply.`,
+			`  sudokulab plot scoreboard -o scoreboard.png
+  sudokulab plot scoreboard --paper nb-coin --readings all -o nbcoin.svg`),
 	)
 	f := cmd.PersistentFlags()
 	f.StringArrayVar(&o.configs, "config", nil, "draw this configuration (repeatable, at most 12; default: the 12 best by success of those with runs)")
@@ -137,6 +152,9 @@ func (o *plotOptions) sub(kind, short, long, example string) *cobra.Command {
 		f.StringVar(&o.rater, "rater", "human", "the rater whose labels group the puzzles")
 		f.StringVar(&o.by, "by", "label", "group by label (of --rater), collection, or all (one group)")
 		f.Float64Var(&o.level, "level", 0.95, "confidence level of the intervals")
+	case plotScoreboard:
+		f.StringVar(&o.readings, "readings", "readings", "the configurations that may stand for a cell: paper, readings or all")
+		f.StringVar(&o.paper, "paper", "", "only the cells of this paper: reseda, sato-inoue, nb-coin, soto-cuckoo or franco")
 	case plotERT:
 		f.StringVar(&o.ertX, "x", "evaluations", "running time counted in evaluations, generations or seconds")
 		f.BoolVar(&o.ertLogY, "log-y", true, "ERT on a log scale (0 kept)")
@@ -207,8 +225,13 @@ func (o *plotOptions) check(kind string) error {
 		if err == nil {
 			err = oneOf("panels", o.ertPanel, "auto", "puzzle", "none")
 		}
+	case plotScoreboard:
+		err = oneOf("readings", o.readings, "paper", "readings", "all")
+		if err == nil && (len(o.configs) > 0 || o.where != "" || o.runsWhere != "") {
+			err = sudokulab.Errorf(sudokulab.EINVALID, "plot scoreboard takes no --config, --where or --runs-where: its cells are the published ones (use --paper, --readings or --experiment)")
+		}
 	default:
-		err = sudokulab.Errorf(sudokulab.EINVALID, "plot %q: want convergence, ecdf, success or ert", kind)
+		err = sudokulab.Errorf(sudokulab.EINVALID, "plot %q: want convergence, ecdf, success, ert or scoreboard", kind)
 	}
 	if err != nil {
 		return err
@@ -258,6 +281,9 @@ func (o *plotOptions) plotOpts() plots.Options {
 // command that embeds pictures (fig.WriteSVG(w)). o must have passed
 // check(kind).
 func plotFigure(ctx context.Context, d *db.DB, kind string, o *plotOptions) (*plots.Figure, error) {
+	if kind == plotScoreboard {
+		return o.scoreboard(ctx, d)
+	}
 	if err := o.validate(ctx, d); err != nil {
 		return nil, err
 	}

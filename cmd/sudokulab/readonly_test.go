@@ -275,6 +275,8 @@ func TestSQLReadOnly(t *testing.T) {
 // statements before anything runs, and that the database is unchanged.
 func TestWherePredicates(t *testing.T) {
 	path := copyExample(t, t.TempDir())
+	counts, _, _ := run(t, "--db", path, "-O", "csv", "sql", "SELECT (SELECT count(*) FROM runs) || ',' || (SELECT count(*) FROM puzzles) AS n")
+	counts = strings.Trim(strings.TrimPrefix(counts, "n\n"), "\"\n") // a CSV field with a comma is quoted
 	before, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -300,7 +302,7 @@ func TestWherePredicates(t *testing.T) {
 		t.Errorf("the refused predicates changed the file (%v)", err)
 	}
 	stdout, errOut, code := run(t, "--db", path, "-O", "csv", "sql", "SELECT (SELECT count(*) FROM runs) AS runs, (SELECT count(*) FROM puzzles) AS puzzles, (SELECT count(*) FROM collections WHERE name = 'x') AS x")
-	if code != 0 || stdout != "runs,puzzles,x\n242,11,0\n" {
+	if code != 0 || stdout != "runs,puzzles,x\n"+counts+",0\n" {
 		t.Errorf("after the refused predicates: %q %q", stdout, errOut)
 	}
 	if _, err := os.Stat(out); err == nil {

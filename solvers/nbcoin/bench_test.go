@@ -23,6 +23,9 @@ func BenchmarkGeneration(b *testing.B) {
 		{"sum-greedy", map[string]string{nbcoin.ParamOrder: nbcoin.OrderGreedy}},
 		{"sum-random-ac3", map[string]string{ac3.ParamName: ac3.AC3}},
 		{"sum-random-box", map[string]string{nbcoin.ParamCredit: nbcoin.CreditBox}},
+		{"sum-random-neighbour", map[string]string{nbcoin.ParamNeighbour: "0"}},
+		{"mean-random-neighbour", map[string]string{nbcoin.ParamNeighbour: "0", nbcoin.ParamLearning: nbcoin.LearnMean}},
+		{"sum-random-neighbour-ac3", map[string]string{nbcoin.ParamNeighbour: "0", ac3.ParamName: ac3.AC3}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			p := paperdata.MustGet("sato-no106").Puzzle
@@ -82,6 +85,20 @@ func TestNoAllocations(t *testing.T) {
 	ea.Init(fixed)
 	if n := testing.AllocsPerRun(20, func() { ea.Generation(rng) }); n != 0 {
 		t.Errorf("ac3: %v allocations per generation", n)
+	}
+	for _, set := range []map[string]string{
+		{nbcoin.ParamNeighbour: "0"},
+		{nbcoin.ParamNeighbour: "0.5", ac3.ParamName: ac3.AC3},
+	} {
+		en := nbcoin.NewEngine(p.Shape, set)
+		fixed := p.Cells
+		if set[ac3.ParamName] != "" {
+			_, fixed = en.Restrict(p)
+		}
+		en.Init(fixed)
+		if n := testing.AllocsPerRun(20, func() { en.Generation(rng) }); n != 0 {
+			t.Errorf("%v: %v allocations per generation", set, n)
+		}
 	}
 	for _, set := range []map[string]string{nil, {ac3.ParamName: ac3.AC3}, {nbcoin.ParamCredit: nbcoin.CreditBox}} {
 		s := newSolver(t, set)

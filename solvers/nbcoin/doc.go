@@ -80,6 +80,41 @@
 //     least 1 - bound for its other candidates, so a model never freezes; a
 //     cell with a single candidate keeps probability 1.
 //
+// # The neighbour reading of section IV (parameter neighbour-weight)
+//
+// Section IV says of the nine models: "These 9 probabilistic models are
+// co-evolved, that is, they are independently evolved, and at the same
+// time, they are partially influenced by their neighborhood models", and of
+// the givens: "The predetermined of positions in each sub-block constraints
+// its neighbor sub-block ... The predetermined process is applied for all
+// the sub-blocks on the left and the right, the top and the bottom
+// sub-blocks." The pre-computation (parameter precompute) reads the second
+// sentence for the givens only. Parameter neighbour-weight reads both for
+// the grid being sampled: the boxes are drawn one after another in a random
+// order (a fresh one for each grid), and when a cell draws its symbol, a
+// symbol already placed in the cell's row or column, by a given or by a box
+// drawn before, weighs neighbour-weight times its model entry. So the
+// symbols chosen in one box constrain its neighbours, which is how we read
+// "partially influenced by their neighborhood models".
+//
+//   - neighbour-weight=1 (the default) is the literal reading: no influence,
+//     boxes drawn in order; a seed gives exactly what it gave before the
+//     parameter existed (a golden test pins it).
+//   - neighbour-weight=0 excludes such symbols (presets
+//     nb-coin-table2-neighbour and nb-coin-table2-mean-neighbour). When every
+//     symbol left to the box is excluded for a cell, the cell draws from its
+//     model among them as the literal reading does (the box must be a
+//     permutation); when the remaining ones have no model weight, uniformly
+//     among the symbols not excluded.
+//   - between 0 and 1 the symbols are down-weighted by that factor.
+//
+// Learning is unchanged: the models learn from the grids sampled this way.
+// With prefilter ac3 or gac a box that reaches a dead end is drawn again
+// with the row and column symbols it had placed taken back. The order
+// parameter still orders the cells inside a box (order=greedy picks the
+// cell by its model alone). This reading solves the six puzzles of Table II
+// far more often than the literal one; see docs/reproduction.md.
+//
 // # Restarts (an extension)
 //
 // Parameter restart (0 by default: never, the paper's algorithm) starts a
@@ -89,6 +124,15 @@
 // kept. The paper's failing runs wander around grids of cost 2, the
 // "near-optimal solutions" of its Fig. 2; RESEDA (Maire and Prissette 2012,
 // section 4) answers the same trap by restarting, and so does this option.
+//
+// Parameter restart-schedule makes restart the unit of a schedule instead
+// of a fixed patience (package solvers/internal/restart): with luby,
+// attempt a may last restart times the a-th term of the Luby sequence 1, 1,
+// 2, 1, 1, 2, 4, ... generations without improving (Luby, Sinclair and
+// Zuckerman 1993); with geometric, restart times restart-factor^(a-1). The
+// preset nb-coin-table2-box-restart's 300 generations were picked on the
+// difficult puzzles themselves; nb-coin-table2-box-luby and
+// nb-coin-table2-box-geometric use a unit of 100 fixed in advance.
 //
 // # The AC3 prefilter (an extension)
 //
@@ -118,7 +162,8 @@
 //
 // Generations count the populations sampled; evaluations count grids
 // evaluated (population size per generation, fewer in the last one when a
-// grid is solved or the evaluation budget ends). Restarts are always 0.
+// grid is solved or the evaluation budget ends). Restarts are 0 without
+// parameter restart.
 // Step.CurrentCost is the population's mean cost and Step.Convergence the
 // smallest, over free cells, of the largest model entry (the analogue of
 // RESEDA's rho).

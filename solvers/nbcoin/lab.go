@@ -3,6 +3,7 @@ package nbcoin
 import (
 	"sudokulab"
 	"sudokulab/solvers/ac3"
+	"sudokulab/solvers/internal/restart"
 )
 
 // The parameter names.
@@ -16,6 +17,13 @@ const (
 	ParamOrder      = "order"
 	ParamCredit     = "credit"
 	ParamRestart    = "restart"
+	// ParamNeighbour is the weight of a symbol already placed in the
+	// cell's row or column when sampling (see the package doc).
+	ParamNeighbour = "neighbour-weight"
+	// ParamRestartSchedule and ParamRestartFactor choose the patience of
+	// each attempt (package solvers/internal/restart).
+	ParamRestartSchedule = restart.ParamSchedule
+	ParamRestartFactor   = restart.ParamFactor
 )
 
 // The values of the order parameter: the order in which the free cells of
@@ -64,7 +72,11 @@ func Info() sudokulab.SolverInfo {
 			{Name: ParamCredit, Kind: sudokulab.ParamChoice, Default: CreditGrid, Choices: []string{CreditGrid, CreditBox},
 				Doc: "selection of the grids that teach a box's model: grid (default), the best and worst C% by the whole grid's fitness, shared by all models; box, per box, by the fitness restricted to the rows and columns through the box", Section: "NB-COIN §IV (co-evolved models; selection not specified)"},
 			{Name: ParamRestart, Kind: sudokulab.ParamInt, Default: int64(0), Min: 0, Max: 1e9,
-				Doc: "start again from the initial models after this many generations without a better grid in the attempt (0: never; not in the paper)", Section: "NB-COIN §V (ours, after RESEDA's restarts)"},
+				Doc: "start again from the initial models after this many generations without a better grid in the attempt (0: never; not in the paper); with restart-schedule luby or geometric, the unit of the patience", Section: "NB-COIN §V (ours, after RESEDA's restarts)"},
+			restart.Params("NB-COIN §V (ours)")[0],
+			restart.Params("NB-COIN §V (ours)")[1],
+			{Name: ParamNeighbour, Kind: sudokulab.ParamFloat, Default: 1.0, Min: 0, Max: 1,
+				Doc: "weight of a symbol already placed in the cell's row or column of the grid being sampled (boxes then drawn in random order): 1, the literal reading (no influence); 0, excluded; between, down-weighted", Section: "NB-COIN §IV (\"partially influenced by their neighborhood models\"; our reading)"},
 			ac3.Param(ac3.None, "NB-COIN §IV pre-computation, generalised (extension: Soto et al. 2014 §5)"),
 		},
 		Presets: []sudokulab.Preset{
@@ -82,6 +94,14 @@ func Info() sudokulab.SolverInfo {
 				Set: map[string]string{ParamCredit: CreditBox, ParamLearning: LearnMean}},
 			{Name: "nb-coin-table2-box-restart", Description: "ours: nb-coin-table2-box restarted from the initial models after 300 generations without a better grid (see docs/reproduction-reseda-nbcoin.md)",
 				Set: map[string]string{ParamCredit: CreditBox, ParamRestart: "300"}},
+			{Name: "nb-coin-table2-neighbour", Description: "Table II settings, each cell sampled without the symbols already placed in its row or column (boxes in random order): the neighbour reading of section IV",
+				Set: map[string]string{ParamNeighbour: "0"}},
+			{Name: "nb-coin-table2-mean-neighbour", Description: "nb-coin-table2-neighbour with eq. 4 and 5 averaged over each group (the reading that solved No. 77 most often in our screening)",
+				Set: map[string]string{ParamNeighbour: "0", ParamLearning: LearnMean}},
+			{Name: "nb-coin-table2-box-luby", Description: "ours: nb-coin-table2-box restarted on the untuned Luby schedule, patience 100 x (1, 1, 2, 1, 1, 2, 4, ...) generations (compare nb-coin-table2-box-restart)",
+				Set: map[string]string{ParamCredit: CreditBox, ParamRestart: "100", ParamRestartSchedule: restart.Luby}},
+			{Name: "nb-coin-table2-box-geometric", Description: "ours: nb-coin-table2-box restarted on an untuned geometric schedule, patience 100, 200, 400, ... generations (compare nb-coin-table2-box-restart)",
+				Set: map[string]string{ParamCredit: CreditBox, ParamRestart: "100", ParamRestartSchedule: restart.Geometric}},
 		},
 		New: newSolver,
 	}
@@ -97,8 +117,12 @@ type settings struct {
 	precompute bool
 	order      string
 	boxCredit  bool
-	restart    int64
-	prefilter  string
+	restart    restart.Schedule
+	// neighbour says a cell's draw weighs the symbols already placed in
+	// its row or column by nweight (neighbour-weight below 1).
+	neighbour bool
+	nweight   float64
+	prefilter string
 }
 
 func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
@@ -110,9 +134,15 @@ func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
 		precompute: p.Bool(ParamPrecompute),
 		order:      p.String(ParamOrder),
 		boxCredit:  p.String(ParamCredit) == CreditBox,
-		restart:    p.Int(ParamRestart),
+		nweight:    p.Float(ParamNeighbour),
 		prefilter:  p.String(ac3.ParamName),
 	}
+	s.neighbour = s.nweight < 1
+	sched, err := restart.FromParams(p, p.Int(ParamRestart))
+	if err != nil {
+		return nil, err
+	}
+	s.restart = sched
 	// At most 50%, rounded down: the two groups never overlap.
 	s.group = max(1, int(float64(s.population)*p.Float(ParamSelection)/100))
 	return &solver{set: s}, nil

@@ -65,6 +65,14 @@ type engine struct {
 	boxCost     []int
 	boxOrder    []int
 	unitMiss    []int
+	// With neighbour-weight below 1: givenRC holds the symbols of the
+	// fixed cells of each row and column (rows first, then columns) as
+	// bits; rc those of the grid being sampled so far, rcSave a copy to
+	// undo a box drawn into a dead end; boxPerm the order of the boxes.
+	givenRC []uint32
+	rc      []uint32
+	rcSave  []uint32
+	boxPerm []int32
 	// best is the best grid of the run.
 	best []uint8
 	// Scratch space.
@@ -111,6 +119,10 @@ func (e *engine) prepare(shape sudokulab.Shape, set settings) {
 	e.boxCost = make([]int, set.population*n)
 	e.boxOrder = make([]int, set.population*n)
 	e.unitMiss = make([]int, 2*n)
+	e.givenRC = make([]uint32, 2*n)
+	e.rc = make([]uint32, 2*n)
+	e.rcSave = make([]uint32, 2*n)
+	e.boxPerm = make([]int32, n)
 }
 
 // init builds the models for the puzzle (section IV, Fig. 7): a given has
@@ -148,6 +160,7 @@ func (e *engine) init(puzzle []uint8) float64 {
 	}
 	e.boxFree = model.BoxFree(geo, puzzle, e.boxFree, e.boxStart)
 	copy(e.boxUsed, masks[2*n:3*n])
+	copy(e.givenRC, masks[:2*n])
 	return e.convergence()
 }
 
@@ -158,9 +171,14 @@ func (e *engine) init(puzzle []uint8) float64 {
 // a cell draws from the unused symbols of its candidates (allowed); at a
 // dead end, a cell with no such symbol, the box is sampled again, and
 // after deadEndRetries dead ends it is filled with FillUnit, a random
-// permutation within the domains.
+// permutation within the domains. With neighbour-weight below 1,
+// sampleNeighbour draws the boxes instead.
 func (e *engine) sample(rng *rand.Rand, dst []uint8) {
 	copy(dst, e.fixed)
+	if e.set.neighbour {
+		e.sampleNeighbour(rng, dst)
+		return
+	}
 	for b := range e.n {
 		for try := 1; !e.sampleBox(rng, dst, b); try++ {
 			if try == deadEndRetries {
@@ -169,6 +187,46 @@ func (e *engine) sample(rng *rand.Rand, dst []uint8) {
 			}
 		}
 	}
+}
+
+// sampleNeighbour is sample with neighbour-weight below 1 (our reading of
+// section IV, see the package doc): the boxes in a random order, each cell
+// weighing the symbols already placed in its row or column, by the givens
+// or by the boxes drawn before, by the neighbour weight.
+func (e *engine) sampleNeighbour(rng *rand.Rand, dst []uint8) {
+	copy(e.rc, e.givenRC)
+	perm := e.boxPerm
+	for b := range perm {
+		perm[b] = int32(b)
+	}
+	for j := len(perm) - 1; j > 0; j-- {
+		r := rng.IntN(j + 1)
+		perm[j], perm[r] = perm[r], perm[j]
+	}
+	for _, b := range perm {
+		b := int(b)
+		if e.d != nil {
+			copy(e.rcSave, e.rc)
+		}
+		for try := 1; !e.sampleBox(rng, dst, b); try++ {
+			copy(e.rc, e.rcSave)
+			if try == deadEndRetries {
+				e.d.FillUnit(dst, 2*e.n+b, rng)
+				for _, i := range e.boxFree[e.boxStart[b]:e.boxStart[b+1]] {
+					e.place(int(i), dst[i])
+				}
+				break
+			}
+		}
+	}
+}
+
+// place records symbol v at cell i in the row and column masks of the grid
+// being sampled.
+func (e *engine) place(i int, v uint8) {
+	bit := uint32(1) << (v - 1)
+	e.rc[e.geo.Row[i]] |= bit
+	e.rc[e.n+e.geo.Col[i]] |= bit
 }
 
 // deadEndRetries is how many times, with a prefilter, a box is sampled
@@ -205,22 +263,73 @@ func (e *engine) sampleBox(rng *rand.Rand, dst []uint8, b int) bool {
 			}
 		}
 		row := e.m[i*n : i*n+n]
-		s := 0.0
-		for k, x := range row {
-			if avail&(1<<k) != 0 {
-				s += x
-			}
-		}
 		var k int
-		if s > 0 {
-			k = pick(rng, row, avail, s)
+		if e.set.neighbour {
+			k = e.drawNeighbour(rng, row, i, avail)
+			e.place(i, uint8(k+1))
 		} else {
-			k = nthBit(avail, rng.IntN(bits.OnesCount32(avail)))
+			k = draw(rng, row, avail)
 		}
 		dst[i] = uint8(k + 1)
 		unused &^= 1 << k
 	}
 	return true
+}
+
+// draw returns a symbol index of avail drawn in proportion to the model
+// entries row, uniformly among avail if they are all 0 there.
+func draw(rng *rand.Rand, row []float64, avail uint32) int {
+	s := 0.0
+	for a := avail; a != 0; a &= a - 1 {
+		s += row[bits.TrailingZeros32(a)]
+	}
+	if s > 0 {
+		return pick(rng, row, avail, s)
+	}
+	return nthBit(avail, rng.IntN(bits.OnesCount32(avail)))
+}
+
+// drawNeighbour is draw for cell i with neighbour-weight w below 1: a
+// symbol already in the cell's row or column of the grid being sampled
+// weighs w times its model entry. When that leaves no weight: uniformly
+// among the symbols of avail not in the row or column, or, if every one
+// is, as draw does (the box must be completed).
+func (e *engine) drawNeighbour(rng *rand.Rand, row []float64, i int, avail uint32) int {
+	clash := e.rc[e.geo.Row[i]] | e.rc[e.n+e.geo.Col[i]]
+	w := e.set.nweight
+	// The loops visit the set bits of avail only, in increasing order.
+	s := 0.0
+	for a := avail; a != 0; a &= a - 1 {
+		k := bits.TrailingZeros32(a)
+		x := row[k]
+		if clash&(1<<k) != 0 {
+			x *= w
+		}
+		s += x
+	}
+	if s > 0 {
+		u := rng.Float64() * s
+		last := -1
+		for a := avail; a != 0; a &= a - 1 {
+			k := bits.TrailingZeros32(a)
+			x := row[k]
+			if clash&(1<<k) != 0 {
+				x *= w
+			}
+			if x <= 0 {
+				continue
+			}
+			last = k
+			if u -= x; u < 0 {
+				return k
+			}
+		}
+		return last // rounding left u just above 0
+	}
+	if free := avail &^ clash; free != 0 {
+		return nthBit(free, rng.IntN(bits.OnesCount32(free)))
+	}
+	return draw(rng, row, avail)
 }
 
 // mostLikely returns the index in rem of the cell whose largest entry on
@@ -249,8 +358,10 @@ func (e *engine) mostLikely(rem []int32, unused uint32) int {
 func pick(rng *rand.Rand, row []float64, avail uint32, sum float64) int {
 	u := rng.Float64() * sum
 	last := -1
-	for k, x := range row {
-		if avail&(1<<k) == 0 || x <= 0 {
+	for a := avail; a != 0; a &= a - 1 {
+		k := bits.TrailingZeros32(a)
+		x := row[k]
+		if x <= 0 {
 			continue
 		}
 		last = k
@@ -572,7 +683,7 @@ func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudoku
 		}
 		full := done == len(e.cost)
 		if full && !solved {
-			if r := s.set.restart; r > 0 && gens-improvedAt >= r {
+			if r := s.set.restart.Patience(restarts + 1); r > 0 && gens-improvedAt >= r {
 				// A new attempt from the initial models (ours, parameter
 				// restart): the last population teaches nothing.
 				conv = e.init(givens)

@@ -32,6 +32,11 @@ func TestConformance(t *testing.T) {
 		{"box-credit", map[string]string{nbcoin.ParamCredit: nbcoin.CreditBox}},
 		{"box-credit-restart", map[string]string{nbcoin.ParamCredit: nbcoin.CreditBox, nbcoin.ParamRestart: "20"}},
 		{"box-credit-mean-ac3", map[string]string{nbcoin.ParamCredit: nbcoin.CreditBox, nbcoin.ParamLearning: nbcoin.LearnMean, ac3.ParamName: ac3.AC3}},
+		{"neighbour", map[string]string{nbcoin.ParamNeighbour: "0"}},
+		{"neighbour-weight-greedy", map[string]string{nbcoin.ParamNeighbour: "0.5", nbcoin.ParamOrder: nbcoin.OrderGreedy}},
+		{"neighbour-ac3", map[string]string{nbcoin.ParamNeighbour: "0", ac3.ParamName: ac3.AC3}},
+		{"luby-restart", map[string]string{nbcoin.ParamRestart: "10", nbcoin.ParamRestartSchedule: "luby"}},
+		{"geometric-restart-neighbour", map[string]string{nbcoin.ParamRestart: "10", nbcoin.ParamRestartSchedule: "geometric", nbcoin.ParamNeighbour: "0"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			solvertest.Run(t, nbcoin.Info(), solvertest.Options{Params: tc.set})

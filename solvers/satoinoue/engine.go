@@ -9,6 +9,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/solvers/ac3"
+	"sudokulab/solvers/internal/restart"
 )
 
 // pop is a population stored flat: the cells of individual k are
@@ -93,6 +94,7 @@ type engine struct {
 	attemptBest int
 	improvedAt  int64
 	restarts    int64
+	sched       restart.Schedule
 	crossRate   float64
 	perParent   int // children per parent: low-rate then high-rate ones
 	lowKids     int
@@ -108,7 +110,7 @@ func newEngine(s Settings, puzzle sudokulab.Grid, d *ac3.Domains, filtered bool)
 	puzzle = d.Grid() // the givens, and the cells the prefilter fixed
 	e := &engine{s: s, puzzle: puzzle, n: n, nn: nn, row: geo.Row, col: geo.Col,
 		bandRows: puzzle.Shape.BoxRows, stackCol: puzzle.Shape.BoxCols,
-		freeAt: make([]int32, n+1), d: d, filtered: filtered}
+		freeAt: make([]int32, n+1), d: d, filtered: filtered, sched: s.schedule()}
 	for b := 0; b < n; b++ {
 		var seen uint64
 		for _, i := range geo.Units[2*n+b] {
@@ -660,7 +662,7 @@ func (e *engine) run(ctx context.Context, budget sudokulab.Budget, rng *rand.Ran
 			status = sudokulab.StatusOf(err)
 			break
 		}
-		if r := int64(e.s.Restart); r > 0 && gens-e.improvedAt >= r {
+		if r := e.sched.Patience(e.restarts + 1); r > 0 && gens-e.improvedAt >= r {
 			// A new attempt: a fresh first population (ours, see
 			// Settings.Restart); it counts as one generation.
 			for k := 0; k < p; k++ {
@@ -681,6 +683,6 @@ func (e *engine) run(ctx context.Context, budget sudokulab.Budget, rng *rand.Ran
 
 // String describes the settings, for debugging.
 func (s Settings) String() string {
-	return fmt.Sprintf("%s pop=%d children=%d pc=%g pm=%g t=%d selection=%s elitism=%d scope=%s draw=%s restart=%d disparity=%v(%g x%d)",
-		s.Variant, s.Population, s.Children, s.Crossover, s.Mutation, s.Tournament, s.Selection, s.Elitism, s.MutationScope, s.MutationDraw, s.Restart, s.Disparity, s.DisparityMutation, s.DisparityChildren)
+	return fmt.Sprintf("%s pop=%d children=%d pc=%g pm=%g t=%d selection=%s elitism=%d scope=%s draw=%s restart=%v disparity=%v(%g x%d)",
+		s.Variant, s.Population, s.Children, s.Crossover, s.Mutation, s.Tournament, s.Selection, s.Elitism, s.MutationScope, s.MutationDraw, s.schedule(), s.Disparity, s.DisparityMutation, s.DisparityChildren)
 }

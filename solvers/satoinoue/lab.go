@@ -3,6 +3,7 @@ package satoinoue
 import (
 	"sudokulab"
 	"sudokulab/solvers/ac3"
+	"sudokulab/solvers/internal/restart"
 )
 
 // Paper is the full citation of the source.
@@ -43,7 +44,9 @@ func Info() sudokulab.SolverInfo {
 				Choices: []string{DrawFree, DrawAny},
 				Doc:     "how a box mutation draws its two cells: two free cells, or two of all the box's cells with no swap when either is a given (the help-array reading)", Section: "Sato-Inoue §III.A.3, Fig. 5"},
 			{Name: "restart", Kind: sudokulab.ParamInt, Default: int64(0), Min: 0, Max: 1e9,
-				Doc: "start again from a fresh population after this many generations without a better best (0: never; not in the paper)", Section: "Sato-Inoue §V (escaping local solutions; ours, after RESEDA §4)"},
+				Doc: "start again from a fresh population after this many generations without a better best (0: never; not in the paper); with restart-schedule luby or geometric, the unit of the patience", Section: "Sato-Inoue §V (escaping local solutions; ours, after RESEDA §4)"},
+			restart.Params("Sato-Inoue §V (ours)")[0],
+			restart.Params("Sato-Inoue §V (ours)")[1],
 			{Name: "avoid-givens", Kind: sudokulab.ParamBool, Default: false,
 				Doc: "redraw (up to 10 times) a mutation swap that repeats a given in a row or column (not in the paper)", Section: "Sato-Inoue §III.A.3 (extension)"},
 			{Name: "tournament", Kind: sudokulab.ParamInt, Default: int64(3), Min: 1, Max: 1000,
@@ -81,6 +84,12 @@ func Info() sudokulab.SolverInfo {
 			{Name: "sato-inoue-mut-cross-ls-restart",
 				Description: "ours: mut+cross+LS with the paper's settings, restarted from a fresh population after 5,000 generations without a better best (see docs/reproduction-ga.md)",
 				Set:         map[string]string{"restart": "5000"}},
+			{Name: "sato-inoue-mut-cross-ls-luby",
+				Description: "ours: mut+cross+LS restarted on the untuned Luby schedule, patience 100 x (1, 1, 2, 1, 1, 2, 4, ...) generations (compare sato-inoue-mut-cross-ls-restart, whose 5,000 was tuned on the hard puzzles)",
+				Set:         map[string]string{"restart": "100", restart.ParamSchedule: restart.Luby}},
+			{Name: "sato-inoue-mut-cross-ls-geometric",
+				Description: "ours: mut+cross+LS restarted on an untuned geometric schedule, patience 100, 200, 400, ... generations (compare sato-inoue-mut-cross-ls-restart)",
+				Set:         map[string]string{"restart": "100", restart.ParamSchedule: restart.Geometric}},
 			{Name: "sato-inoue-disparity",
 				Description: "Table 4 (added disparity hypothesis): mut+cross+LS plus one child per parent mutated at rate 1.0",
 				Set:         map[string]string{"disparity": "true"}},
@@ -104,6 +113,8 @@ func Info() sudokulab.SolverInfo {
 				MutationScope:     p.String("mutation-scope"),
 				MutationDraw:      p.String("mutation-draw"),
 				Restart:           int(p.Int("restart")),
+				RestartSchedule:   p.String(restart.ParamSchedule),
+				RestartFactor:     p.Float(restart.ParamFactor),
 				AvoidGivens:       p.Bool("avoid-givens"),
 				Disparity:         p.Bool("disparity"),
 				DisparityMutation: p.Float("disparity-mutation"),

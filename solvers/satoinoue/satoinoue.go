@@ -79,7 +79,9 @@
 //     draw from them) and Restart (a fresh first population after Restart
 //     generations without a better best of the attempt, the section V
 //     call for "a function for escaping local solution" answered as
-//     RESEDA does). The best grid ever seen is kept aside for the result.
+//     RESEDA does; RestartSchedule luby or geometric makes the patience
+//     grow from attempt to attempt instead, so that it needs no tuning).
+//     The best grid ever seen is kept aside for the result.
 //
 // Counting: one evaluation per individual whose fitness is computed (the
 // initial population and every child), one generation per GA generation.
@@ -93,6 +95,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/solvers/ac3"
+	"sudokulab/solvers/internal/restart"
 )
 
 // The variants of Table 1.
@@ -163,8 +166,17 @@ type Settings struct {
 	// population once the best cost of the current attempt has not
 	// improved for Restart generations (not in the paper: 0, never; the
 	// restart idea of RESEDA, Maire and Prissette 2012, section 4). The
-	// restart takes the place of one generation.
+	// restart takes the place of one generation. With RestartSchedule
+	// luby or geometric, Restart is the unit of the patience.
 	Restart int
+	// RestartSchedule is the patience of each attempt (package
+	// solvers/internal/restart): restart.Fixed (default), Restart
+	// generations for every attempt; restart.Luby, Restart times the Luby
+	// sequence 1, 1, 2, 1, 1, 2, 4, ...; restart.Geometric, Restart times
+	// RestartFactor^(a-1) for attempt a. Not in the paper.
+	RestartSchedule string
+	// RestartFactor is the growth of the geometric schedule (2).
+	RestartFactor float64
 	// Tournament is the tournament size (3).
 	Tournament int
 	// Disparity adds the disparity-hypothesis correction (Table 4).
@@ -216,7 +228,18 @@ func (s Settings) withDefaults() Settings {
 	if s.Prefilter == "" {
 		s.Prefilter = ac3.None
 	}
+	if s.RestartSchedule == "" {
+		s.RestartSchedule = restart.Fixed
+	}
+	if s.RestartFactor == 0 {
+		s.RestartFactor = 2
+	}
 	return s
+}
+
+// schedule returns the restart schedule of the settings.
+func (s Settings) schedule() restart.Schedule {
+	return restart.Schedule{Kind: s.RestartSchedule, Unit: int64(s.Restart), Factor: s.RestartFactor}
 }
 
 // New returns the GA with the given settings.
@@ -237,6 +260,10 @@ func New(s Settings) (sudokulab.Solver, error) {
 		return nil, fmt.Errorf("satoinoue: children, disparity children and tournament size must be at least 1")
 	case !slices.Contains(ac3.Choices, s.Prefilter):
 		return nil, fmt.Errorf("satoinoue: unknown prefilter %q", s.Prefilter)
+	case !slices.Contains([]string{restart.Fixed, restart.Luby, restart.Geometric}, s.RestartSchedule):
+		return nil, fmt.Errorf("satoinoue: unknown restart schedule %q", s.RestartSchedule)
+	case s.RestartFactor < 1:
+		return nil, fmt.Errorf("satoinoue: restart factor %g, want at least 1", s.RestartFactor)
 	}
 	return &solver{s: s}, nil
 }
