@@ -1,0 +1,421 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/spf13/cobra"
+
+	"sudokulab"
+	"sudokulab/db"
+	"sudokulab/generator"
+	"sudokulab/raters"
+	"sudokulab/symmetry"
+)
+
+type generateOptions struct {
+	*options
+	count        int
+	shape, box   string
+	collection   string
+	seed         int64
+	symmetry     string
+	minimal      bool
+	givens       string
+	rating       string
+	maxAttempts  int
+	jobs         int
+	countTimeout time.Duration
+	rateTimeout  time.Duration
+	// batch bounds the puzzles written in one transaction, every the time
+	// between two transactions (0: generateBatch, generateEvery).
+	batch int
+	every time.Duration
+	// committed, when not nil, is told the puzzles written so far after
+	// each transaction (tests interrupt with it).
+	committed func(puzzles int)
+}
+
+// The puzzles are written in short transactions of at most generateBatch
+// puzzles, and at least every generateEvery while some wait.
+const (
+	generateBatch = 200
+	generateEvery = 250 * time.Millisecond
+)
+
+// generatorName is recorded with every generated puzzle and as the
+// format of the generation's row in imports.
+const generatorName = "generate"
+
+func newGenerateCmd(opts *options) *cobra.Command {
+	o := &generateOptions{options: opts}
+	cmd := &cobra.Command{
+		Use:   "generate",
+		Short: "Make new puzzles with one solution, optionally minimal, symmetric or of a difficulty",
+		Long: `generate makes --count puzzles, each with exactly one solution (proved by the
+exact solver), and stores them in --collection, in order.
+
+Each puzzle starts from a random solution grid (uniform as far as measured:
+see docs/generate.md) and loses givens, one orbit of --symmetry at a time in a
+random order, while it keeps one solution. Without --minimal the removal stops
+at the first orbit that cannot go; with --minimal every orbit is tried, and no
+orbit of givens can then be removed without a second solution (with a
+symmetry, a single given may still be removable: minimality is with respect to
+the symmetry's orbits). --givens A..B keeps the puzzles with A to B givens
+(without --minimal, removal stops once at most B are left), and --rating
+RATER:LOW..HIGH the puzzles the rater rates in range: levels of the table
+rating_levels for raters that have them (human: easy, medium, hard, unfair,
+extreme, beyond, or their numbers 1-6), else the rater's value. A candidate
+out of range is dropped and a new one drawn; after --max-attempts candidates
+for one puzzle generate fails (exit 2), keeping what it stored.
+
+The puzzles depend only on --seed (drawn at random and printed when not
+given), their index and the options, whatever the number of --jobs. Every
+puzzle records its provenance in collection_puzzles.metadata (generator,
+version, seed, index, options) under the label gen-SEED-INDEX, and the
+generation is a row of imports with format 'generate'. Puzzles are written in
+short transactions; Ctrl-C keeps those finished. A progress bar shows on
+standard error when it is a terminal.`,
+		Example: `  sudokulab generate --count 100 --collection fresh
+  sudokulab generate --count 1000 --collection sym --symmetry rot180 --minimal --seed 42
+  sudokulab generate --count 20 --collection hard --minimal --rating human:hard..beyond
+  sudokulab generate --count 50 --collection mid --givens 28..30
+  sudokulab generate --count 5 --collection big --shape 16x16 --symmetry rot90
+  sudokulab generate --count 10 --collection wide --shape 6x6 --box 3x2 --minimal`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runGenerate(cmd.Context(), cmd, o)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&o.count, "count", 0, "number of puzzles to make (required)")
+	f.StringVar(&o.shape, "shape", "9x9", "grid size NxN, from 4x4 to 32x32")
+	f.StringVar(&o.box, "box", "", "box shape RxC (default: the usual shape for the size)")
+	f.StringVar(&o.collection, "collection", "", "collection to store the puzzles in, created if needed (required)")
+	f.Int64Var(&o.seed, "seed", 0, "random seed (default: drawn at random and printed)")
+	f.StringVar(&o.symmetry, "symmetry", "none", "symmetry of the givens: "+strings.Join(generator.SymmetryNames(), ", "))
+	f.BoolVar(&o.minimal, "minimal", false, "make minimal puzzles: no orbit of givens can be removed")
+	f.StringVar(&o.givens, "givens", "", "number of givens A..B (A.., ..B, or N)")
+	f.StringVar(&o.rating, "rating", "", "difficulty RATER:LOW..HIGH, such as human:hard..extreme")
+	f.IntVar(&o.maxAttempts, "max-attempts", generator.DefaultMaxAttempts, "candidates tried for one puzzle before giving up")
+	f.IntVar(&o.jobs, "jobs", 0, "goroutines generating in parallel (0: one per CPU)")
+	f.DurationVar(&o.countTimeout, "count-timeout", generator.DefaultCountTimeout, "time limit of one count of solutions (large grids)")
+	f.DurationVar(&o.rateTimeout, "rate-timeout", generator.DefaultRateTimeout, "time limit of one rating; a candidate rated too slowly is dropped")
+	return cmd
+}
+
+// generateShape reads --shape NxN and --box RxC.
+func generateShape(shape, box string) (sudokulab.Shape, error) {
+	a, b, ok := strings.Cut(strings.ToLower(strings.TrimSpace(shape)), "x")
+	n, err1 := strconv.Atoi(a)
+	m, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n != m {
+		return sudokulab.Shape{}, sudokulab.Errorf(sudokulab.EINVALID, "--shape %q: want the grid size NxN, such as 9x9", shape)
+	}
+	if box != "" {
+		s, err := parseShape(box)
+		if err != nil {
+			return s, err
+		}
+		if s.N() != n {
+			return s, sudokulab.Errorf(sudokulab.EINVALID, "--box %s gives %dx%d grids, not %s", box, s.N(), s.N(), shape)
+		}
+		return s, nil
+	}
+	s, err := sudokulab.ShapeForN(n)
+	if err != nil {
+		return s, sudokulab.WrapError(sudokulab.EINVALID, err, "--shape %s", shape)
+	}
+	return s, nil
+}
+
+// ratingFilter reads --rating RATER:LOW..HIGH. The bounds are levels when
+// the table rating_levels has the rater's labels (a label or its number),
+// else values.
+func ratingFilter(ctx context.Context, x sqlx.ExtContext, spec string) (*generator.RatingFilter, error) {
+	name, bounds, ok := strings.Cut(spec, ":")
+	if !ok || strings.TrimSpace(name) == "" {
+		return nil, sudokulab.Errorf(sudokulab.EINVALID, "--rating %q: want RATER:LOW..HIGH, such as human:hard..extreme", spec)
+	}
+	name = strings.TrimSpace(name)
+	info, err := raters.Default().Lookup(name)
+	if err != nil {
+		return nil, fmt.Errorf("--rating %q: %w", spec, err)
+	}
+	if info.NeedsDB {
+		return nil, sudokulab.Errorf(sudokulab.EINVALID, "--rating %q: rater %s reads the runs of stored puzzles; it cannot rate new ones", spec, name)
+	}
+	r, err := info.New(ctx, raters.Env{})
+	if err != nil {
+		return nil, err
+	}
+	levels := map[string]int{}
+	rows, err := x.QueryxContext(ctx, x.Rebind(`SELECT label, level FROM rating_levels WHERE rater = ?`), name)
+	if err != nil {
+		return nil, fmt.Errorf("read rating_levels: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var label string
+		var level int
+		if err := rows.Scan(&label, &level); err != nil {
+			return nil, fmt.Errorf("read rating_levels: %w", err)
+		}
+		levels[label] = level
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read rating_levels: %w", err)
+	}
+	f := &generator.RatingFilter{Rater: r, Spec: spec, Min: -1e308, Max: 1e308}
+	if len(levels) > 0 {
+		f.Levels = levels
+	}
+	lo, hi, dots := strings.Cut(bounds, "..")
+	if !dots {
+		hi = lo
+	}
+	for _, b := range []struct {
+		text string
+		v    *float64
+	}{{lo, &f.Min}, {hi, &f.Max}} {
+		t := strings.TrimSpace(b.text)
+		if t == "" {
+			continue
+		}
+		if l, ok := levels[strings.ToLower(t)]; ok {
+			*b.v = float64(l)
+			continue
+		}
+		v, err := strconv.ParseFloat(t, 64)
+		if err != nil {
+			if len(levels) > 0 {
+				known := make([]string, 0, len(levels))
+				for l := range levels {
+					known = append(known, l)
+				}
+				sortByLevel(known, levels)
+				return nil, sudokulab.Errorf(sudokulab.EINVALID, "--rating %q: %q is not a level of %s (%s) nor a number", spec, t, name, strings.Join(known, ", "))
+			}
+			return nil, sudokulab.Errorf(sudokulab.EINVALID, "--rating %q: %q is not a number (rater %s has no levels in rating_levels; bound its value)", spec, t, name)
+		}
+		*b.v = v
+	}
+	if strings.TrimSpace(lo) == "" && strings.TrimSpace(hi) == "" {
+		return nil, sudokulab.Errorf(sudokulab.EINVALID, "--rating %q: give a range LOW..HIGH", spec)
+	}
+	if f.Min > f.Max {
+		return nil, sudokulab.Errorf(sudokulab.EINVALID, "--rating %q: the low end is above the high end", spec)
+	}
+	return f, nil
+}
+
+// sortByLevel sorts labels by their level.
+func sortByLevel(labels []string, levels map[string]int) {
+	for i := 1; i < len(labels); i++ {
+		for j := i; j > 0 && levels[labels[j]] < levels[labels[j-1]]; j-- {
+			labels[j], labels[j-1] = labels[j-1], labels[j]
+		}
+	}
+}
+
+// generation is the provenance recorded with each generated puzzle, as the
+// JSON object of collection_puzzles.metadata; the same fields without
+// index and attempt make the options of the generation's imports row.
+type generation struct {
+	Generator string `json:"generator"`
+	Version   string `json:"generator_version"`
+	Seed      int64  `json:"seed"`
+	Index     *int   `json:"index,omitempty"`
+	Attempt   *int   `json:"attempt,omitempty"`
+	Count     int    `json:"count,omitempty"`
+	Shape     string `json:"shape"`
+	Box       string `json:"box"`
+	Symmetry  string `json:"symmetry"`
+	Minimal   bool   `json:"minimal"`
+	Givens    string `json:"givens,omitempty"`
+	Rating    string `json:"rating,omitempty"`
+}
+
+func runGenerate(ctx context.Context, cmd *cobra.Command, o *generateOptions) error {
+	if o.count <= 0 {
+		return usageError(cmd, "generate: --count N is required, N at least 1")
+	}
+	if strings.TrimSpace(o.collection) == "" {
+		return usageError(cmd, "generate: --collection NAME is required")
+	}
+	shape, err := generateShape(o.shape, o.box)
+	if err != nil {
+		return err
+	}
+	sym, err := generator.ParseSymmetry(o.symmetry)
+	if err != nil {
+		return fmt.Errorf("--symmetry: %w", err)
+	}
+	var givens generator.Range
+	if o.givens != "" {
+		if givens, err = generator.ParseRange(o.givens); err != nil {
+			return fmt.Errorf("--givens: %w", err)
+		}
+	}
+	if !cmd.Flags().Changed("seed") {
+		o.seed = int64(rand.Uint64() >> 1)
+		fmt.Fprintf(cmd.ErrOrStderr(), "seed %d\n", o.seed)
+	}
+	d, err := o.openWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	opts := generator.Options{Shape: shape, Seed: uint64(o.seed), Symmetry: sym, Minimal: o.minimal, Givens: givens,
+		MaxAttempts: o.maxAttempts, CountTimeout: o.countTimeout, RateTimeout: o.rateTimeout}
+	if o.rating != "" {
+		if opts.Rating, err = ratingFilter(ctx, d, o.rating); err != nil {
+			return err
+		}
+	}
+	gen, err := generator.New(opts)
+	if err != nil {
+		return err
+	}
+
+	prov := generation{Generator: "sudokulab " + generatorName, Version: generator.Version, Seed: o.seed, Count: o.count,
+		Shape: fmt.Sprintf("%dx%d", shape.N(), shape.N()), Box: fmt.Sprintf("%dx%d", shape.BoxRows, shape.BoxCols),
+		Symmetry: sym.String(), Minimal: o.minimal, Rating: o.rating}
+	if !givens.IsZero() {
+		prov.Givens = givens.String()
+	}
+	optionsJSON, _ := json.Marshal(prov)
+	sum := sha256.Sum256(optionsJSON)
+	im := &sudokulab.Import{FileName: "sudokulab generate " + generateArgs(prov), FileSHA256: hex.EncodeToString(sum[:]),
+		Format: generatorName}
+	// Writes use a context that Ctrl-C does not cancel, so that what was
+	// finished is stored and the import row completed.
+	wctx := context.WithoutCancel(ctx)
+	im.Notes = generationNotes(optionsJSON, "generating")
+	err = d.WithTx(wctx, func(tx *sqlx.Tx) error {
+		id, err := db.EnsureCollection(wctx, tx, o.collection, "puzzles made by "+im.FileName)
+		if err != nil {
+			return err
+		}
+		im.CollectionID = id
+		_, err = db.InsertImport(wctx, tx, im)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+
+	batchSize, every := o.batch, o.every
+	if batchSize <= 0 {
+		batchSize = generateBatch
+	}
+	if every <= 0 {
+		every = generateEvery
+	}
+	var (
+		batch   []db.ImportRow
+		written int
+		canon   symmetry.Canonicalizer
+		last    = time.Now()
+	)
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		err := d.WithTx(wctx, func(tx *sqlx.Tx) error {
+			w := db.NewImportWriter(tx)
+			err := w.Write(wctx, batch)
+			if cerr := w.Close(); err == nil {
+				err = cerr
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		for _, r := range batch {
+			im.PuzzlesRead++
+			if r.Created {
+				im.PuzzlesNew++
+			} else {
+				im.PuzzlesDuplicate++
+			}
+		}
+		written += len(batch)
+		batch, last = batch[:0], time.Now()
+		if o.committed != nil {
+			o.committed(written)
+		}
+		return nil
+	}
+	bar := newWorkBar(cmd.ErrOrStderr(), "generate", o.count)
+	genErr := gen.Generate(ctx, 0, o.count, o.jobs, func(p generator.Puzzle) error {
+		one := 1
+		pz := &sudokulab.Puzzle{Givens: p.Givens, Solution: p.Solution, SolutionCount: &one, CountStatus: sudokulab.CountCounted}
+		if shape == sudokulab.Classic {
+			form, err := canon.Form(p.Givens)
+			if err != nil {
+				return err
+			}
+			pz.SymmetryForm = form
+		}
+		meta := prov
+		meta.Count = 0
+		meta.Index, meta.Attempt = &p.Index, &p.Attempt
+		metaJSON, _ := json.Marshal(meta)
+		row := db.ImportRow{Puzzle: pz, Membership: sudokulab.Membership{CollectionID: im.CollectionID, ImportID: im.ID,
+			Label: fmt.Sprintf("gen-%d-%d", o.seed, p.Index), Metadata: string(metaJSON)}}
+		if p.Rating != nil {
+			row.Ratings = []sudokulab.Rating{*p.Rating}
+		}
+		batch = append(batch, row)
+		bar.add(1, "")
+		if len(batch) >= batchSize || time.Since(last) >= every {
+			return flush()
+		}
+		return nil
+	})
+	bar.finish()
+	if err := flush(); err != nil {
+		return err
+	}
+	state := "done"
+	if genErr != nil {
+		state = fmt.Sprintf("stopped after %d of %d puzzles: %v", written, o.count, genErr)
+	}
+	im.Notes = generationNotes(optionsJSON, state)
+	if err := d.Retry(wctx, func() error { return db.FinishImport(wctx, d, im) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "generated %d puzzles into %s (seed %d): %d new, %d already stored; import %d\n",
+		written, o.collection, o.seed, im.PuzzlesNew, im.PuzzlesDuplicate, im.ID)
+	return genErr
+}
+
+// generationNotes returns the notes of a generation's imports row.
+func generationNotes(optionsJSON []byte, state string) string {
+	return "generator " + generatorName + " " + generator.Version + "\noptions " + string(optionsJSON) + "\n" + state
+}
+
+// generateArgs returns the options of a generation as command-line flags.
+func generateArgs(g generation) string {
+	s := fmt.Sprintf("--count %d --shape %s --box %s --seed %d --symmetry %s", g.Count, g.Shape, g.Box, g.Seed, g.Symmetry)
+	if g.Minimal {
+		s += " --minimal"
+	}
+	if g.Givens != "" {
+		s += " --givens " + g.Givens
+	}
+	if g.Rating != "" {
+		s += " --rating " + g.Rating
+	}
+	return s
+}
