@@ -39,8 +39,8 @@ func ConfigRunStats(ctx context.Context, x sqlx.ExtContext, config string) ([]Pu
 	rows, err := x.QueryxContext(ctx, x.Rebind(`
 		SELECT p.id, p.box_rows, p.box_cols, p.grid, count(*),
 			sum(CASE WHEN r.status = 'solved' THEN 1 ELSE 0 END),
-			sum(r.evaluations)
-		FROM runs r JOIN puzzles p ON p.id = r.puzzle_id
+			COALESCE(sum(r.effort), 0)
+		FROM run_results r JOIN puzzles p ON p.id = r.puzzle_id
 		WHERE r.config_id = ? AND r.status <> 'error'
 		GROUP BY p.id, p.box_rows, p.box_cols, p.grid
 		ORDER BY p.id`), id)

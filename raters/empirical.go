@@ -10,11 +10,13 @@ import (
 
 // Empirical rates a puzzle by what the runs already in the database say
 // about a reference configuration (option config, required): the success
-// rate and the expected running time ERT = total evaluations of all its
-// runs / number of solved runs. It makes no new runs: the statistics are
-// read once, when the rater is made.
+// rate and the expected running time ERT = total effort of all its runs /
+// number of solved runs, the effort in the solver's unit (run_results.effort:
+// evaluations, or search nodes for the exact solver; version 1 counted
+// evaluations, which the exact solver no longer counts). It makes no new
+// runs: the statistics are read once, when the rater is made.
 //
-// Value is the ERT in evaluations, NULL when no run solved the puzzle or
+// Value is the ERT in that unit, NULL when no run solved the puzzle or
 // when it has no runs; the label is the configuration's name; details hold
 // {"config", "runs", "solved", "success_rate", "evaluations"}. Runs that
 // ended in an error are left out.
@@ -66,7 +68,7 @@ func NewEmpirical(ctx context.Context, env Env) (Rater, error) {
 }
 
 func (e *Empirical) Name() string    { return "empirical" }
-func (e *Empirical) Version() string { return "1" }
+func (e *Empirical) Version() string { return "2" }
 func (e *Empirical) Options() string { return mustJSON(map[string]string{"config": e.Config}) }
 
 // Rate looks the puzzle up in the statistics read by NewEmpirical.

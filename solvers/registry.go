@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"sudokulab"
+	"sudokulab/solvers/acs"
 	"sudokulab/solvers/cuckoo"
 	"sudokulab/solvers/exact"
 	"sudokulab/solvers/francoga"
@@ -41,6 +42,7 @@ func NewRegistry(infos ...sudokulab.SolverInfo) *Registry {
 // Default returns the registry of every solver in sudokulab.
 func Default() *Registry {
 	return NewRegistry(
+		acs.Info(),
 		cuckoo.Info(),
 		exact.Info(),
 		francoga.Info(),

@@ -55,10 +55,11 @@ func TestRateEmpirical(t *testing.T) {
 	if _, errOut, code := run(t, "--db", dbPath, "rate", "--rater", "empirical", "--option", "config=exact", "--collection", "reseda-2012"); code != 0 {
 		t.Fatalf("rate: exit %d: %s", code, errOut)
 	}
-	// The exact solver solves every run: ERT is the mean evaluations.
+	// The exact solver solves every run: ERT is the mean of its effort,
+	// search nodes (it counts no evaluations).
 	out, _, _ := run(t, "--db", dbPath, "-O", "csv", "sql", `
-		SELECT count(*) AS n, sum(CASE WHEN abs(g.value - x.ert) < 1e-9 AND g.label = 'exact' THEN 1 ELSE 0 END) AS ok
-		FROM ratings g JOIN (SELECT puzzle_id, 1.0 * sum(evaluations) / count(*) AS ert FROM runs GROUP BY puzzle_id) x
+		SELECT count(*) AS n, sum(CASE WHEN abs(g.value - x.ert) < 1e-9 AND g.label = 'exact' AND x.ert >= 1 THEN 1 ELSE 0 END) AS ok
+		FROM ratings g JOIN (SELECT puzzle_id, 1.0 * sum(nodes) / count(*) AS ert FROM runs GROUP BY puzzle_id) x
 			ON x.puzzle_id = g.puzzle_id
 		WHERE g.rater = 'empirical' AND json_extract(g.details, '$.success_rate') = 1 AND json_extract(g.details, '$.runs') = 3`)
 	if out != "n,ok\n4,4\n" {
