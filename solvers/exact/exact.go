@@ -1,20 +1,30 @@
 // Package exact is the laboratory's reference exact solver: constraint
-// propagation on candidate bitsets (naked singles and hidden singles) with
-// depth-first backtracking on the empty cell with the fewest candidates
-// (minimum remaining values). It counts solutions up to a limit, so it
-// proves uniqueness with a limit of 2, and it reports the effort of the
-// search as a difficulty measure.
+// propagation on candidate bitsets (naked singles, hidden singles and
+// locked candidates) with depth-first binary branching on the empty cell
+// with the fewest candidates (minimum remaining values). It counts
+// solutions up to a limit, so it proves uniqueness with a limit of 2, and
+// it reports the effort of the search as a difficulty measure.
+//
+// Locked candidates are pointing (a symbol whose places in a box lie on
+// one row or column leaves the rest of that line) and claiming (a symbol
+// whose places on a row or column lie in one box leaves the rest of the
+// box). Propagation applies the three rules until none applies; the state
+// it reaches, and whether it is a contradiction, do not depend on the
+// order of the work, since every rule only removes candidates and stays
+// applicable as others remove more.
 //
 // It works for every box shape the root package allows (N up to 32). The
-// classic 9x9 shape has a dedicated implementation on fixed-size arrays;
-// every other shape uses the general one. Both follow the same rules in the
-// same order of choices, so they return the same Result, effort included,
-// for the same puzzle.
+// classic 9x9 shape has a dedicated implementation on per-digit bitboards
+// with table-driven locked candidates; every other shape uses the general
+// one. Both follow the same rules in the same order of choices, so they
+// return the same Result, effort included, for the same puzzle.
 //
 // The search is deterministic: a puzzle always gives the same Result. The
 // branching cell is the empty cell with the fewest candidates, the first in
-// row-major order on a tie, and its candidates are tried in increasing
-// order.
+// row-major order on a tie. The search branches in two on its smallest
+// candidate: first the cell takes it; then the cell loses it, the loss is
+// propagated, and the search goes on from that state, choosing its next
+// branching cell afresh.
 package exact
 
 import (
@@ -25,19 +35,23 @@ import (
 )
 
 // Effort counts the work of a search; it is a difficulty measure. A puzzle
-// that singles alone solve has zero Guesses and zero Backtracks.
+// that propagation alone solves has zero Guesses and zero Backtracks.
 //
-// Propagations counts the cells fixed by naked or hidden singles in the
-// search nodes whose propagation reached a consistent state; the givens and
-// the guessed cells do not count, and neither do nodes that ended in a
-// contradiction (how far such a node got depends on the order of the work,
+// Propagations counts the cells fixed by propagation in the search nodes
+// whose propagation reached a consistent state; the givens and the cells
+// fixed by the branch itself (the cell that took a candidate, or the cell
+// that lost one and kept a single candidate) do not count, and neither do
+// nodes that ended in a contradiction (how far such a node got depends on the order of the work,
 // which would make the count an artefact of the implementation). The
 // result is a property of the puzzle and the search order alone.
 type Effort struct {
-	// Propagations counts cells fixed by naked or hidden singles.
+	// Propagations counts cells fixed by propagation.
 	Propagations int64
-	// Guesses counts branch choices tried: one for each value tried at a
-	// branching cell.
+	// Guesses counts branches tried: each branching decision tries the
+	// cell taking its smallest candidate and, unless the limit was
+	// reached in that branch, the cell losing it, so a decision counts 1
+	// or 2. (Before the binary branching, one guess was one value tried
+	// at a branching cell; for a cell with two candidates it is the same.)
 	Guesses int64
 	// Backtracks counts dead ends: search nodes, the root included, whose
 	// propagation ended in a contradiction.
@@ -96,7 +110,7 @@ var pools [sudokulab.MaxN + 1][sudokulab.MaxN + 1]sync.Pool
 type Solver struct {
 	shape sudokulab.Shape
 	gen   *general // every shape but 9x9
-	f9    *fast9   // the classic 9x9 shape
+	f9    *lc9     // the classic 9x9 shape
 }
 
 // New returns a Solver with its buffers ready for puzzles of the given
@@ -114,7 +128,7 @@ func (s *Solver) prepare(shape sudokulab.Shape) {
 	s.shape = shape
 	if shape == sudokulab.Classic {
 		if s.f9 == nil {
-			s.f9 = newFast9()
+			s.f9 = newLC9()
 		}
 		return
 	}

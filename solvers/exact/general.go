@@ -27,6 +27,8 @@ type general struct {
 	frames []uint32 // saved states, one per depth
 	saved  []int    // solved counts of the saved states
 	used   []uint32 // scratch: symbols given in each unit
+	rowSeg []uint32 // scratch: candidates of row r in stack s, at r*stacks+s
+	colSeg []uint32 // scratch: candidates of column c in band b, at c*bands+b
 
 	// search bookkeeping, reset by solve
 	limit    int
@@ -44,14 +46,16 @@ func newGeneral(shape sudokulab.Shape) *general {
 	n := geo.N
 	cells := n * n
 	g := &general{
-		shape: shape,
-		n:     n,
-		cells: cells,
-		deg:   len(geo.Peers[0]),
-		full:  uint32(1<<n - 1),
-		cand:  make([]uint32, cells),
-		queue: make([]int32, 0, cells),
-		used:  make([]uint32, 3*n),
+		shape:  shape,
+		n:      n,
+		cells:  cells,
+		deg:    len(geo.Peers[0]),
+		full:   uint32(1<<n - 1),
+		cand:   make([]uint32, cells),
+		queue:  make([]int32, 0, cells),
+		used:   make([]uint32, 3*n),
+		rowSeg: make([]uint32, n*(n/shape.BoxCols)),
+		colSeg: make([]uint32, n*(n/shape.BoxRows)),
 	}
 	g.peers = make([]int32, 0, cells*g.deg)
 	for _, p := range geo.Peers {
@@ -148,63 +152,98 @@ func (g *general) frameBuf(depth int) []uint32 {
 
 // search explores the consistent, unsolved state in cand. It returns true
 // when the search must stop: the limit is reached or the context is done.
+// At each node it takes the cell with the fewest candidates (the first in
+// row-major order on a tie) and its smallest candidate: first the cell
+// takes it, then the cell loses it and the search goes on from there at
+// the same depth.
 func (g *general) search(depth int) bool {
-	// The branching cell: fewest candidates, first in row-major order.
-	best, bestCount := -1, 99
-	for c, m := range g.cand {
-		if m&(m-1) == 0 {
-			continue
-		}
-		if k := bits.OnesCount32(m); k < bestCount {
-			best, bestCount = c, k
-			if k == 2 {
-				break
+	for {
+		best, bestCount := -1, 99
+		for c, m := range g.cand {
+			if m&(m-1) == 0 {
+				continue
+			}
+			if k := bits.OnesCount32(m); k < bestCount {
+				best, bestCount = c, k
+				if k == 2 {
+					break
+				}
 			}
 		}
-	}
-	frame := g.frameBuf(depth)
-	copy(frame, g.cand)
-	g.saved[depth] = g.solved
-	for m := frame[best]; m != 0; m &= m - 1 {
-		g.nodes++
-		if g.nodes&(cancelEvery-1) == 0 && g.done != nil {
-			select {
-			case <-g.done:
-				g.err = g.ctx.Err()
-				return true
-			default:
-			}
+		frame := g.frameBuf(depth)
+		copy(frame, g.cand)
+		g.saved[depth] = g.solved
+		m := frame[best]
+		bit := m & -m
+		if g.tick() {
+			return true
 		}
-		g.effort.Guesses++
-		if m != frame[best] {
-			copy(g.cand, frame)
-			g.solved = g.saved[depth]
-		}
-		g.cand[best] = m & -m
+		g.cand[best] = bit
 		g.solved++
-		start := g.solved
 		g.queue = append(g.queue[:0], int32(best))
-		if !g.propagate() {
-			g.effort.Backtracks++
-			continue
+		if g.node() {
+			if g.solved == g.cells {
+				g.record()
+				if g.count >= g.limit {
+					return true
+				}
+			} else if g.search(depth + 1) {
+				return true
+			}
 		}
-		g.effort.Propagations += int64(g.solved - start)
+		if g.tick() {
+			return true
+		}
+		frame = g.frameBuf(depth)
+		copy(g.cand, frame)
+		g.solved = g.saved[depth]
+		g.queue = g.queue[:0]
+		rest := m &^ bit
+		g.cand[best] = rest
+		if rest&(rest-1) == 0 {
+			g.solved++
+			g.queue = append(g.queue, int32(best))
+		}
+		if !g.node() {
+			return false
+		}
 		if g.solved == g.cells {
 			g.record()
-			if g.count >= g.limit {
-				return true
-			}
-			continue
+			return g.count >= g.limit
 		}
-		if g.search(depth + 1) {
+	}
+}
+
+// tick counts a branch as a guess and a search node, and looks at the
+// context every cancelEvery nodes. It reports whether the context is done.
+func (g *general) tick() bool {
+	g.nodes++
+	g.effort.Guesses++
+	if g.nodes&(cancelEvery-1) == 0 && g.done != nil {
+		select {
+		case <-g.done:
+			g.err = g.ctx.Err()
 			return true
+		default:
 		}
 	}
 	return false
 }
 
-// propagate applies naked and hidden singles until neither applies. It
-// returns false on a contradiction.
+// node propagates the branch just taken, counting its effort. It reports
+// whether the state is consistent.
+func (g *general) node() bool {
+	start := g.solved
+	if !g.propagate() {
+		g.effort.Backtracks++
+		return false
+	}
+	g.effort.Propagations += int64(g.solved - start)
+	return true
+}
+
+// propagate applies naked singles, hidden singles and locked candidates
+// until none applies. It returns false on a contradiction.
 func (g *general) propagate() bool {
 	for {
 		if !g.drain() {
@@ -217,7 +256,12 @@ func (g *general) propagate() bool {
 		if !ok {
 			return false
 		}
-		if !found {
+		if found {
+			continue
+		}
+		if changed, ok := g.locked(); !ok {
+			return false
+		} else if !changed {
 			return true
 		}
 	}

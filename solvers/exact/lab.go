@@ -13,7 +13,7 @@ import (
 func Info() sudokulab.SolverInfo {
 	return sudokulab.SolverInfo{
 		Name:     "exact",
-		Summary:  "constraint propagation (naked and hidden singles) with backtracking on the fewest-candidates cell",
+		Summary:  "constraint propagation (naked and hidden singles, locked candidates) with binary branching on the fewest-candidates cell",
 		Counting: "a tree search: nodes (guesses + 1) and guesses in their own columns, 0 evaluations; generations = nodes; restarts: none",
 		Paper:    "none: the lab's reference solver (solvers/exact)",
 		Presets: []sudokulab.Preset{{
