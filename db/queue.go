@@ -198,6 +198,71 @@ func planPuzzles(ctx context.Context, d *DB, spec PlanSpec, after int64, n int) 
 	return ids, nil
 }
 
+// PlanDone counts the runs of a plan already done in its experiment: the
+// done work of the plan's configurations, seeds and budget on the puzzles
+// its selection holds now. For a shard it is the plan's count divided by
+// the number of shards, an estimate good enough for a progress report.
+// The predicate is evaluated read-only.
+func PlanDone(ctx context.Context, d *DB, spec PlanSpec) (int64, error) {
+	if err := checkPredicate(spec.Where); err != nil {
+		return 0, err
+	}
+	// Every value is an integer written into the text: no placeholders,
+	// since a '?' in the predicate is the user's.
+	var b strings.Builder
+	fmt.Fprintf(&b, `SELECT COUNT(*) FROM work WHERE experiment_id = %d AND state = 'done'
+		AND max_evaluations = %d AND max_generations = %d AND timeout_ms = %d`,
+		spec.ExperimentID, spec.Budget.MaxEvaluations, spec.Budget.MaxGenerations, spec.Budget.TimeoutMS)
+	inList := func(col string, vals []int64) {
+		b.WriteString(" AND " + col + " IN (")
+		for i, v := range vals {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(fmt.Sprint(v))
+		}
+		b.WriteString(")")
+	}
+	inList("config_id", spec.ConfigIDs)
+	if spec.Seeds != nil {
+		inList("seed", spec.Seeds)
+	} else {
+		fmt.Fprintf(&b, " AND seed BETWEEN %d AND %d", spec.FirstSeed, spec.FirstSeed+spec.SeedCount-1)
+	}
+	if spec.PuzzleIDs != nil {
+		ids := sortedUnique(spec.PuzzleIDs)
+		if spec.Limit > 0 && len(ids) > spec.Limit {
+			ids = ids[:spec.Limit]
+		}
+		inList("puzzle_id", ids)
+	} else if strings.TrimSpace(spec.Where) != "" || spec.Limit > 0 {
+		sub := `SELECT DISTINCT id FROM puzzle_catalog`
+		if strings.TrimSpace(spec.Where) != "" {
+			sub += " WHERE (" + spec.Where + "\n)"
+		}
+		if spec.Limit > 0 {
+			sub = `SELECT id FROM (` + sub + `) m ORDER BY id LIMIT ` + fmt.Sprint(spec.Limit)
+		}
+		b.WriteString(" AND puzzle_id IN (" + sub + ")")
+	}
+	conn, release, err := d.readOnlyConn(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer release()
+	var n int64
+	if err := conn.QueryRowContext(ctx, b.String()).Scan(&n); err != nil {
+		if ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
+		return 0, sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: %s", spec.Where, dbMessage(err))
+	}
+	if spec.Shards > 1 {
+		n /= int64(spec.Shards)
+	}
+	return n, nil
+}
+
 func sortedUnique(ids []int64) []int64 {
 	out := slices.Clone(ids)
 	slices.Sort(out)

@@ -65,6 +65,13 @@ func (p *progress) Recorded(o runner.Outcome) {
 	if now := time.Now(); now.Sub(p.lastLine) >= p.lineEvery || p.done == p.todo {
 		p.lastLine = now
 		elapsed := now.Sub(p.start)
+		if p.done > p.todo {
+			// The workers also take the experiment's work left by other
+			// commands, which the plan's count does not know of.
+			fmt.Fprintf(p.w, "runs %d (%d planned, the rest left in the experiment before), solved %d, elapsed %v\n",
+				p.done, p.todo, p.solved, elapsed.Round(time.Second))
+			return
+		}
 		remaining := time.Duration(float64(elapsed) / float64(p.done) * float64(p.todo-p.done))
 		fmt.Fprintf(p.w, "runs %d/%d, solved %d, elapsed %v, remaining ~%v\n",
 			p.done, p.todo, p.solved, elapsed.Round(time.Second), remaining.Round(time.Second))

@@ -201,7 +201,7 @@ func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
 
 	// The plan goes into the queue in short transactions while the workers
 	// already take from it; other processes on the same experiment share it.
-	doneBefore, err := experimentDone(ctx, d, spec.ExperimentID)
+	doneBefore, err := db.PlanDone(ctx, d, spec)
 	if err != nil {
 		return err
 	}
@@ -281,13 +281,6 @@ func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
 	}
 	return writeRows(cmd.OutOrStdout(), o.format,
 		[]string{"config", "runs", "solved", "success", "mean_evaluations_solved", "mean_generations_solved", "errors"}, rows)
-}
-
-// experimentDone counts the done work of an experiment.
-func experimentDone(ctx context.Context, d *db.DB, experimentID int64) (int64, error) {
-	var n int64
-	err := d.GetContext(ctx, &n, d.Rebind(`SELECT COUNT(*) FROM work WHERE experiment_id = ? AND state = 'done'`), experimentID)
-	return n, err
 }
 
 // planName names the experiment of a run given without --experiment:

@@ -44,6 +44,12 @@ func TestRunRecordsAndResumes(t *testing.T) {
 	if !strings.Contains(errOut, "recorded 8 runs; 12 were recorded before") {
 		t.Errorf("more seeds: %q", errOut)
 	}
+	// A smaller plan in the same experiment counts only its own runs as
+	// recorded before, not the experiment's.
+	_, errOut, _ = run(t, "--db", dbPath, "run", "--collection", "reseda-2012", "--config", "exact", "--runs", "2", "--limit", "1", "--experiment", "e1")
+	if !strings.Contains(errOut, "2 runs already recorded, 0 to do") || !strings.Contains(errOut, "recorded 0 runs; 2 were recorded before") {
+		t.Errorf("a smaller plan in the experiment: %q", errOut)
+	}
 	out, _, _ = run(t, "--db", dbPath, "-O", "csv", "sql",
 		"SELECT count(*) AS runs, count(DISTINCT puzzle_id || '/' || seed) AS distinct_runs, min(seed) AS lo, max(seed) AS hi, "+
 			"sum(CASE WHEN final_grid = p.solution THEN 1 ELSE 0 END) AS correct FROM runs r JOIN puzzles p ON p.id = r.puzzle_id")
