@@ -102,7 +102,10 @@ type ConfigSummary struct {
 	Runs, Solved      int
 	SolvedEvaluations int64 // summed over solved runs
 	SolvedGenerations int64
-	Errors            int
+	// SolvedNodes sums the tree-search nodes of solved runs: the effort of
+	// a solver that counts no evaluations (the exact solver).
+	SolvedNodes int64
+	Errors      int
 }
 
 // CodeVersion returns the version of the running binary: the environment

@@ -229,6 +229,9 @@ func Work(ctx context.Context, q Queue, cat Catalog, opts WorkOptions) (Summary,
 					cs.Solved++
 					cs.SolvedEvaluations += f.run.Evaluations
 					cs.SolvedGenerations += f.run.Generations
+					if f.run.Nodes != nil {
+						cs.SolvedNodes += *f.run.Nodes
+					}
 				case sudokulab.StatusError:
 					cs.Errors++
 				}

@@ -269,18 +269,25 @@ func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
 	}
 	rows := make([][]any, len(sum.Configs))
 	for i, c := range sum.Configs {
-		var rate, meanEvals, meanGens any
+		var rate, meanEffort, unit, meanGens any
 		if c.Runs > 0 {
 			rate = fmt.Sprintf("%.1f%%", 100*float64(c.Solved)/float64(c.Runs))
 		}
 		if c.Solved > 0 {
-			meanEvals = fmt.Sprintf("%.1f", float64(c.SolvedEvaluations)/float64(c.Solved))
+			// The effort of run_results: evaluations, or nodes for a tree
+			// search, which counts no evaluations.
+			effort, u := c.SolvedEvaluations, "evaluations"
+			if c.SolvedEvaluations == 0 && c.SolvedNodes > 0 {
+				effort, u = c.SolvedNodes, "nodes"
+			}
+			meanEffort = fmt.Sprintf("%.1f", float64(effort)/float64(c.Solved))
+			unit = u
 			meanGens = fmt.Sprintf("%.1f", float64(c.SolvedGenerations)/float64(c.Solved))
 		}
-		rows[i] = []any{c.Name, c.Runs, c.Solved, rate, meanEvals, meanGens, c.Errors}
+		rows[i] = []any{c.Name, c.Runs, c.Solved, rate, meanEffort, unit, meanGens, c.Errors}
 	}
 	return writeRows(cmd.OutOrStdout(), o.format,
-		[]string{"config", "runs", "solved", "success", "mean_evaluations_solved", "mean_generations_solved", "errors"}, rows)
+		[]string{"config", "runs", "solved", "success", "mean_effort_solved", "effort_unit", "mean_generations_solved", "errors"}, rows)
 }
 
 // planName names the experiment of a run given without --experiment:

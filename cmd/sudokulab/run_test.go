@@ -32,8 +32,12 @@ func TestRunRecordsAndResumes(t *testing.T) {
 	if !strings.Contains(errOut, "4 puzzles matched; 1 configurations (exact) x 3 seeds: 12 runs") {
 		t.Errorf("stderr does not announce the plan: %q", errOut)
 	}
-	if want := "config,runs,solved,success,mean_evaluations_solved,mean_generations_solved,errors\nexact,12,12,100.0%,"; !strings.HasPrefix(out, want) {
+	if want := "config,runs,solved,success,mean_effort_solved,effort_unit,mean_generations_solved,errors\nexact,12,12,100.0%,"; !strings.HasPrefix(out, want) {
 		t.Errorf("summary %q, want prefix %q", out, want)
+	}
+	// The exact solver counts nodes, not evaluations: its effort is never 0.
+	if fields := strings.Split(strings.SplitN(out, "\n", 3)[1], ","); len(fields) < 6 || fields[5] != "nodes" || fields[4] == "0.0" {
+		t.Errorf("summary row %q: want a non-zero effort in nodes", strings.SplitN(out, "\n", 3)[1])
 	}
 	// The same command again does nothing; more seeds do only the new ones.
 	_, errOut, _ = run(t, "--db", dbPath, "run", "--collection", "reseda-2012", "--solver", "exact", "--runs", "3", "--experiment", "e1")
