@@ -163,9 +163,8 @@ func TestHumanLevels(t *testing.T) {
 	}
 }
 
-// TestHumanValue checks that the value is HumanValue of the level, the
-// score (the sum of the step weights) and the cells left, and that the
-// details carry them.
+// TestHumanValue checks that the value is HumanValue of the level and the
+// score (the sum of the step weights), and that the details carry them.
 func TestHumanValue(t *testing.T) {
 	g := paperdata.MustGet("sato-no27").Puzzle
 	tr, err := raters.SolveLogically(context.Background(), g)
@@ -183,38 +182,38 @@ func TestHumanValue(t *testing.T) {
 	if d["score"] != float64(sum) || d["level"] != float64(level.Number()) || r.Label != level.String() {
 		t.Errorf("label %s, details %s; want score %d, level %d (%s)", r.Label, r.Details, sum, level.Number(), level)
 	}
-	if want := raters.HumanValue(level, sum, 0, len(g.Cells)); *r.Value != want {
+	if want := raters.HumanValue(level, sum, 0); *r.Value != want {
 		t.Errorf("value %v, want %v", *r.Value, want)
 	}
-	if r.RaterVersion != "2" {
-		t.Errorf("version %s, want 2", r.RaterVersion)
+	if r.RaterVersion != "3" {
+		t.Errorf("version %s, want 3", r.RaterVersion)
 	}
 }
 
 // TestHumanValueOrdersLevels checks that every value of a level is above
 // every value of the level below, whatever the scores, and that within a
-// level the value grows with the score (and, beyond, with the cells left).
+// level the value grows with the score (and, beyond, with the guesses left
+// after the stall).
 func TestHumanValueOrdersLevels(t *testing.T) {
 	tests := []struct {
 		name         string
 		lower, upper float64
 	}{
-		{"easy below medium", raters.HumanValue(raters.Easy, 1<<30, 0, 81), raters.HumanValue(raters.Medium, 0, 0, 81)},
-		{"medium below hard", raters.HumanValue(raters.Medium, 1<<30, 0, 81), raters.HumanValue(raters.Hard, 0, 0, 81)},
-		{"hard below unfair", raters.HumanValue(raters.Hard, 1<<30, 0, 81), raters.HumanValue(raters.Unfair, 0, 0, 81)},
-		{"unfair below extreme", raters.HumanValue(raters.Unfair, 1<<30, 0, 81), raters.HumanValue(raters.Extreme, 0, 0, 81)},
-		{"extreme below beyond", raters.HumanValue(raters.Extreme, 1<<30, 0, 81), raters.HumanValue(raters.Beyond, 0, 1, 81)},
-		{"more work within a level", raters.HumanValue(raters.Hard, 1000, 0, 81), raters.HumanValue(raters.Hard, 1001, 0, 81)},
-		{"more cells left beyond", raters.HumanValue(raters.Beyond, 1<<30, 40, 81), raters.HumanValue(raters.Beyond, 0, 41, 81)},
-		{"more work beyond", raters.HumanValue(raters.Beyond, 100, 40, 81), raters.HumanValue(raters.Beyond, 200, 40, 81)},
-		{"beyond of a 25x25 below 7000", raters.HumanValue(raters.Beyond, 1<<30, 625, 625), 7000},
+		{"easy below medium", raters.HumanValue(raters.Easy, 1<<30, 0), raters.HumanValue(raters.Medium, 0, 0)},
+		{"medium below hard", raters.HumanValue(raters.Medium, 1<<30, 0), raters.HumanValue(raters.Hard, 0, 0)},
+		{"hard below unfair", raters.HumanValue(raters.Hard, 1<<30, 0), raters.HumanValue(raters.Unfair, 0, 0)},
+		{"unfair below extreme", raters.HumanValue(raters.Unfair, 1<<30, 0), raters.HumanValue(raters.Extreme, 0, 0)},
+		{"extreme below beyond", raters.HumanValue(raters.Extreme, 1<<30, 0), raters.HumanValue(raters.Beyond, 0, 0)},
+		{"more work within a level", raters.HumanValue(raters.Hard, 1000, 0), raters.HumanValue(raters.Hard, 1001, 0)},
+		{"more guesses beyond", raters.HumanValue(raters.Beyond, 1<<30, 40), raters.HumanValue(raters.Beyond, 0, 41)},
+		{"beyond below 7000", raters.HumanValue(raters.Beyond, 1<<30, 1e12), 7000},
 	}
 	for _, tt := range tests {
 		if !(tt.lower < tt.upper) {
 			t.Errorf("%s: %v is not below %v", tt.name, tt.lower, tt.upper)
 		}
 	}
-	if v := raters.HumanValue(raters.Unfair, 2000, 0, 81); v != 4500 {
+	if v := raters.HumanValue(raters.Unfair, 2000, 0); v != 4500 {
 		t.Errorf("unfair with score 2000: %v, want 4500 (the middle of the band)", v)
 	}
 }
