@@ -458,6 +458,17 @@ func InsertImport(ctx context.Context, x sqlx.ExtContext, im *sudokulab.Import) 
 	return id, nil
 }
 
+// ImportCounts stores the counts and notes of an import still under way,
+// leaving it unfinished (finished_at NULL), so that a process killed
+// between two batches leaves an imports row that counts what it stored.
+func ImportCounts(ctx context.Context, x sqlx.ExtContext, im *sudokulab.Import) error {
+	_, err := x.ExecContext(ctx, x.Rebind(`
+		UPDATE imports SET puzzles_read = ?, puzzles_new = ?, puzzles_duplicate = ?, puzzles_rejected = ?, notes = ?
+		WHERE id = ?`),
+		im.PuzzlesRead, im.PuzzlesNew, im.PuzzlesDuplicate, im.PuzzlesRejected, im.Notes, im.ID)
+	return dbError(err, "record the progress of import "+im.FileName)
+}
+
 // FinishImport stores the counts, notes and collection of an import
 // recorded by InsertImport, and its finish time (now when
 // im.FinishedAt is zero, which is then set).

@@ -330,25 +330,35 @@ func runGenerate(ctx context.Context, cmd *cobra.Command, o *generateOptions) er
 		if len(batch) == 0 {
 			return nil
 		}
+		next := *im
 		err := d.WithTx(wctx, func(tx *sqlx.Tx) error {
 			w := db.NewImportWriter(tx)
 			err := w.Write(wctx, batch)
 			if cerr := w.Close(); err == nil {
 				err = cerr
 			}
-			return err
+			if err != nil {
+				return err
+			}
+			// The imports row counts what is stored with each batch, so
+			// that a generation killed outright leaves a true record.
+			next = *im
+			for _, r := range batch {
+				next.PuzzlesRead++
+				if r.Created {
+					next.PuzzlesNew++
+				} else {
+					next.PuzzlesDuplicate++
+				}
+			}
+			next.Notes = generationNotes(optionsJSON, fmt.Sprintf("generating: %d of %d stored (a generation that ends here was stopped)",
+				written+len(batch), o.count))
+			return db.ImportCounts(wctx, tx, &next)
 		})
 		if err != nil {
 			return err
 		}
-		for _, r := range batch {
-			im.PuzzlesRead++
-			if r.Created {
-				im.PuzzlesNew++
-			} else {
-				im.PuzzlesDuplicate++
-			}
-		}
+		*im = next
 		written += len(batch)
 		batch, last = batch[:0], time.Now()
 		if o.committed != nil {

@@ -117,3 +117,35 @@ func TestGenerateInterrupted(t *testing.T) {
 		t.Errorf("stdout %q", out.String())
 	}
 }
+
+// TestGenerateKilledLeavesATrueRecord reads the imports row after each
+// committed batch, as a process killed outright at that point would leave
+// it: it counts the puzzles stored so far and says the generation was
+// under way.
+func TestGenerateKilledLeavesATrueRecord(t *testing.T) {
+	dbPath := initDB(t, filepath.Join(t.TempDir(), "lab.db"))
+	var rows []string
+	o := &generateOptions{options: &options{dbPath: dbPath, format: "table", registry: solvers.Default()},
+		count: 30, shape: "9x9", collection: "gen", seed: 5, symmetry: "none", jobs: 1, batch: 10,
+		maxAttempts: 10, committed: func(written int) {
+			got := mustRun(t, "--db", dbPath, "-O", "csv", "sql", `SELECT puzzles_read, finished_at IS NULL,
+				instr(notes, 'generating: '||puzzles_read||' of 30 stored') > 0,
+				puzzles_read = (SELECT count(*) FROM collection_puzzles) FROM imports`)
+			rows = append(rows, strings.SplitN(got, "\n", 2)[1])
+		}}
+	cmd := newGenerateCmd(o.options)
+	var out, errOut bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&errOut)
+	if err := runGenerate(context.Background(), cmd, o); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) == 0 {
+		t.Fatal("no batch committed")
+	}
+	for i, r := range rows {
+		if !strings.HasSuffix(r, ",1,1,1\n") || strings.HasPrefix(r, "0,") {
+			t.Errorf("imports row after batch %d: %q, want the puzzles stored so far, unfinished, noted as generating", i+1, r)
+		}
+	}
+}
