@@ -62,6 +62,9 @@ func EnsureConfig(ctx context.Context, x sqlx.ExtContext, reg Registry, name, so
 	} else if ok {
 		return Config{Config: *c, Info: info, Params: params}, true, nil
 	}
+	if c, ok, err := findEquivalentConfig(ctx, x, info, canonical); err != nil || ok {
+		return Config{Config: c, Info: info, Params: params}, ok, err
+	}
 	if name == "" {
 		name = solver
 		if defaults, _ := info.Resolve(nil); defaults.Canonical() != canonical {
@@ -73,6 +76,33 @@ func EnsureConfig(ctx context.Context, x sqlx.ExtContext, reg Registry, name, so
 		return rc, false, err
 	}
 	return Config{Config: c, Info: info, Params: params}, false, nil
+}
+
+// findEquivalentConfig finds a stored configuration of info's solver whose
+// parameters, read with today's defaults for any parameter added since it
+// was stored, are canonical. Its stored hash differs from canonical's: the
+// hash covers the full parameter set as it was when the row was written,
+// and a solver that gains a parameter (whose default keeps the old
+// behaviour) would otherwise make every stored configuration of it look
+// new, and their names conflict.
+func findEquivalentConfig(ctx context.Context, x sqlx.ExtContext, info sudokulab.SolverInfo, canonical string) (sudokulab.Config, bool, error) {
+	stored, err := db.ListConfigs(ctx, x)
+	if err != nil {
+		return sudokulab.Config{}, false, err
+	}
+	for _, c := range stored {
+		if c.Solver != info.Name {
+			continue
+		}
+		p, err := info.ParseParams(c.Params)
+		if err != nil {
+			continue // a parameter since removed: not the same settings
+		}
+		if p.Canonical() == canonical {
+			return c, true, nil
+		}
+	}
+	return sudokulab.Config{}, false, nil
 }
 
 // SyncPresets stores every registered preset the database lacks, so each

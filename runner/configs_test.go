@@ -185,3 +185,45 @@ func TestSyncPresets(t *testing.T) {
 		}
 	}
 }
+
+// TestEnsureConfigAfterANewParameter stores configurations as an older
+// version of a solver, without one of today's parameters, wrote them:
+// asking for the same settings with today's parameter set finds them,
+// under their names, instead of taking them for new settings (a new row)
+// or, under the same name, for a conflict.
+func TestEnsureConfigAfterANewParameter(t *testing.T) {
+	ctx := context.Background()
+	d := newDB(t)
+	reg := testRegistry()
+	const ls = "test-local-search"
+	for _, c := range []sudokulab.Config{
+		{Name: ls, Solver: ls, Params: `{"restart": 3000}`},      // delay_us added since
+		{Name: "patient", Solver: ls, Params: `{"restart": 99}`}, // the same
+	} {
+		if _, _, err := db.EnsureConfig(ctx, d, &c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		set      map[string]string
+		wantName string
+	}{
+		{"", nil, ls},
+		{"", map[string]string{"delay_us": "0"}, ls},
+		{"patient", map[string]string{"restart": "99"}, "patient"},
+		{"", map[string]string{"restart": "99"}, "patient"},
+	} {
+		c, reused, err := runner.EnsureConfig(ctx, d, reg, tc.name, ls, tc.set, "test", false)
+		if err != nil {
+			t.Fatalf("EnsureConfig(%q, %v): %v", tc.name, tc.set, err)
+		}
+		if !reused || c.Name != tc.wantName {
+			t.Errorf("EnsureConfig(%q, %v) = %s (reused %v), want the stored %s", tc.name, tc.set, c.Name, reused, tc.wantName)
+		}
+	}
+	// A setting of the new parameter is new settings.
+	if c, reused, err := runner.EnsureConfig(ctx, d, reg, "", ls, map[string]string{"delay_us": "5"}, "test", false); err != nil || reused {
+		t.Errorf("delay_us=5: %s reused %v, err %v; want a new configuration", c.Name, reused, err)
+	}
+}
