@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"math"
 	"strconv"
 	"strings"
 
@@ -12,6 +13,31 @@ import (
 type Table struct {
 	Columns []string
 	Rows    [][]any
+}
+
+// Number reads a numeric cell of a Table: an integer, a float, or a number
+// the driver returned as text (PostgreSQL numerics, SQLite values in a text
+// column); NULL and anything else are NaN.
+func Number(v any) float64 {
+	switch x := v.(type) {
+	case int64:
+		return float64(x)
+	case int32:
+		return float64(x)
+	case float64:
+		return x
+	case float32:
+		return float64(x)
+	case string:
+		if f, err := strconv.ParseFloat(x, 64); err == nil {
+			return f
+		}
+	case []byte:
+		if f, err := strconv.ParseFloat(string(x), 64); err == nil {
+			return f
+		}
+	}
+	return math.NaN()
 }
 
 // queryTable runs a query of the store (args bound through Rebind) and

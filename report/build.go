@@ -171,7 +171,7 @@ func (b *builder) loadRuns() error {
 	b.useCPU = true
 	for _, row := range t.Rows {
 		r := run{config: str(row[0]), solver: str(row[1]), puzzle: toInt(row[2]), status: str(row[3]),
-			solved: toInt(row[4]) == 1, effort: toFloat(row[5]), unit: str(row[6]), wall: toFloat(row[7]), cpu: toFloat(row[8]), id: toInt(row[9]),
+			solved: toInt(row[4]) == 1, effort: db.Number(row[5]), unit: str(row[6]), wall: db.Number(row[7]), cpu: db.Number(row[8]), id: toInt(row[9]),
 			key: [4]int64{toInt(row[10]), toInt(row[11]), toInt(row[12]), toInt(row[13])}}
 		s.Runs++
 		configs[r.config], puzzles[r.puzzle] = true, true
@@ -650,28 +650,9 @@ func str(v any) string {
 	return fmt.Sprint(v)
 }
 
-// toFloat reads a number column; NULL is NaN.
-func toFloat(v any) float64 {
-	switch x := v.(type) {
-	case int64:
-		return float64(x)
-	case int32:
-		return float64(x)
-	case float64:
-		return x
-	case float32:
-		return float64(x)
-	case string:
-		if f, err := strconv.ParseFloat(x, 64); err == nil {
-			return f
-		}
-	}
-	return math.NaN()
-}
-
 // toInt reads an integer column; NULL is 0.
 func toInt(v any) int64 {
-	f := toFloat(v)
+	f := db.Number(v)
 	if math.IsNaN(f) {
 		return 0
 	}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -403,7 +402,7 @@ func (o *plotOptions) budgets(ctx context.Context, d *db.DB, x string) ([]float6
 	}
 	var out []float64
 	for _, row := range t.Rows {
-		if v := toFloat(row[0]); v > 0 {
+		if v := db.Number(row[0]); v > 0 {
 			out = append(out, v)
 		}
 	}
@@ -477,11 +476,11 @@ func (o *plotOptions) trajectories(ctx context.Context, d *db.DB, what, x string
 	for _, row := range t.Rows {
 		id := toInt(row[1])
 		if id != lastID {
-			runs = append(runs, plots.Trajectory{Config: fmt.Sprint(row[0]), Panel: names[toInt(row[2])], Used: toFloat(row[5])})
+			runs = append(runs, plots.Trajectory{Config: fmt.Sprint(row[0]), Panel: names[toInt(row[2])], Used: db.Number(row[5])})
 			lastID = id
 		}
 		r := &runs[len(runs)-1]
-		x, best := toFloat(row[3]), toFloat(row[4])
+		x, best := db.Number(row[3]), db.Number(row[4])
 		if math.IsNaN(x) || math.IsNaN(best) {
 			continue
 		}
@@ -559,7 +558,7 @@ func (o *plotOptions) ecdf(ctx context.Context, d *db.DB) (*plots.Figure, error)
 	var names, units []string
 	used, missing := 0.0, 0
 	for _, row := range t.Rows {
-		x := toFloat(row[2])
+		x := db.Number(row[2])
 		if row[2] == nil || math.IsNaN(x) {
 			missing++
 			continue
@@ -687,11 +686,11 @@ func (o *plotOptions) success(ctx context.Context, d *db.DB) (*plots.Figure, err
 		}
 		g := &groups[i]
 		if row[2] != nil {
-			g.level, g.hasL = toFloat(row[2]), true
+			g.level, g.hasL = db.Number(row[2]), true
 		}
 		if row[3] != nil {
-			n := toFloat(row[4])
-			g.value = (g.value*g.runs + toFloat(row[3])*n) / (g.runs + n)
+			n := db.Number(row[4])
+			g.value = (g.value*g.runs + db.Number(row[3])*n) / (g.runs + n)
 			g.runs += n
 			g.hasV = true
 		}
@@ -747,31 +746,8 @@ func cmpFloat(a, b float64) int {
 	return 1
 }
 
-// toFloat reads a number the database returned; NaN for NULL.
-func toFloat(v any) float64 {
-	switch x := v.(type) {
-	case int64:
-		return float64(x)
-	case int32:
-		return float64(x)
-	case float64:
-		return x
-	case float32:
-		return float64(x)
-	case string:
-		if f, err := strconv.ParseFloat(x, 64); err == nil {
-			return f
-		}
-	case []byte:
-		if f, err := strconv.ParseFloat(string(x), 64); err == nil {
-			return f
-		}
-	}
-	return math.NaN()
-}
-
 func toInt(v any) int64 {
-	f := toFloat(v)
+	f := db.Number(v)
 	if math.IsNaN(f) {
 		return 0
 	}
