@@ -12,6 +12,7 @@ import (
 	"sudokulab/solvers/cuckoo"
 	"sudokulab/solvers/exact"
 	"sudokulab/solvers/francoga"
+	"sudokulab/solvers/lewissa"
 	"sudokulab/solvers/nbcoin"
 	"sudokulab/solvers/reseda"
 	"sudokulab/solvers/satoinoue"
@@ -46,6 +47,7 @@ func Default() *Registry {
 		cuckoo.Info(),
 		exact.Info(),
 		francoga.Info(),
+		lewissa.Info(),
 		nbcoin.Info(),
 		reseda.Info(),
 		satoinoue.Info(),
