@@ -11,6 +11,16 @@
 # each of the first PUZZLES (50) puzzles of tdoku's forum-hardest list, each
 # run with a 10 s timeout. The load average before and after is printed.
 # Results go to docs/beyond-seeds.md by hand.
+#
+# CONFIGS (default acs-lloyd-amos) names the lab presets run beside
+# sudoku_acs, space-separated. With INSTANCES, a glob of instance files of
+# any shape (sudoku_acs's instances/general, or those of
+# scripts/instance-classes.sh's mkinstances), it runs those instead, the
+# first PER_CLASS (10) of each class, RUNS_EACH runs each, and prints one
+# table per class:
+#
+#   INSTANCES="$HOME/sudoku_acs/instances/general/inst25x25_4[05]_*.txt" CONFIGS="acs-lloyd-amos lewis-sa-2007" \
+#     scripts/bench-acs.sh ~/sudoku_acs 0 0 2
 set -eu
 
 if [ $# -lt 1 ] || [ ! -f "$1/src/sudokuantsystem.cpp" ]; then
@@ -46,10 +56,21 @@ echo "sudoku_acs: $(git -C "$src" rev-parse HEAD 2>/dev/null || echo "$src"), g+
 echo "sudokulab: $(git -C "$root" rev-parse --short HEAD 2>/dev/null)$(git -C "$root" diff --quiet 2>/dev/null || echo +dirty), $(go version)"
 echo "cpus: $(nproc); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
+configs=""
+for c in ${CONFIGS:-acs-lloyd-amos}; do configs="$configs -config $c"; done
+if [ -n "${INSTANCES:-}" ]; then
+	echo "== instances $INSTANCES, the first ${PER_CLASS:-10} of each class, $runs_each runs each"
+	# shellcheck disable=SC2086 # configs is a list of flags
+	nice "$work/benchacs" -sudoku-acs "$work/sudokusolver" -instances "$INSTANCES" -limit "${PER_CLASS:-10}" -runs "$runs_each" $configs -o "${OUT:-$work}/instances.tsv"
+	echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+	exit 0
+fi
 echo "== AI Escargot, $runs_escargot runs each"
-nice "$work/benchacs" -sudoku-acs "$work/sudokusolver" -grid "$escargot" -runs "$runs_escargot" -o "${OUT:-$work}/escargot.tsv"
+# shellcheck disable=SC2086 # configs is a list of flags
+nice "$work/benchacs" -sudoku-acs "$work/sudokusolver" -grid "$escargot" -runs "$runs_escargot" $configs -o "${OUT:-$work}/escargot.tsv"
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "== the first $puzzles puzzles of $(basename "$hardest"), $runs_each runs each"
-nice "$work/benchacs" -sudoku-acs "$work/sudokusolver" -file "$hardest" -limit "$puzzles" -runs "$runs_each" -o "${OUT:-$work}/hardest.tsv"
+# shellcheck disable=SC2086
+nice "$work/benchacs" -sudoku-acs "$work/sudokusolver" -file "$hardest" -limit "$puzzles" -runs "$runs_each" $configs -o "${OUT:-$work}/hardest.tsv"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,17 +1,25 @@
-// Command benchacs runs the lab's acs solver and Lloyd and Amos's
-// sudoku_acs side by side on the same 9x9 puzzles, alternating run by run
-// so that both see the same machine load, and prints each run and a
-// summary: success counts, median time by each program's own timer and by
-// the wall clock, and iterations. scripts/bench-acs.sh builds sudoku_acs
-// (with one line added that prints its iteration count) and calls it.
+// Command benchacs runs lab configurations (the acs solver by default) and
+// Lloyd and Amos's sudoku_acs side by side on the same puzzles,
+// alternating run by run so that all see the same machine load, and prints
+// each run and a summary: success counts, median time by each program's
+// own timer and by the wall clock, and iterations. 9x9 puzzles come from
+// -grid or a -file of 81-character lines; puzzles of any shape from
+// -instances, files in sudoku_acs's instance format (which sudoku_acs reads
+// with --file and the lab with its "instance" format), summarised per class
+// (the file name up to its last underscore, as in sudoku_acs's
+// instances/general: inst16x16_45_3.txt is of class inst16x16_45).
+// scripts/bench-acs.sh builds sudoku_acs (with one line added that prints
+// its iteration count) and calls it.
 //
 //	benchacs -sudoku-acs /tmp/sudokusolver -grid 1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.. -runs 20
 //	benchacs -sudoku-acs /tmp/sudokusolver -file puzzles6_forum_hardest_1106.txt -limit 50 -runs 5
+//	benchacs -sudoku-acs /tmp/sudokusolver -instances 'instances/general/inst25x25_45_*.txt' -limit 10 -config acs-lloyd-amos -config lewis-sa-2007
 package main
 
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -19,13 +27,15 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"sudokulab"
-	"sudokulab/solvers/acs"
+	"sudokulab/importers"
+	"sudokulab/solvers"
 )
 
 // run is one run of one program on one puzzle.
@@ -39,52 +49,115 @@ type run struct {
 }
 
 func main() {
+	var configs multiFlag
 	var (
-		binary  = flag.String("sudoku-acs", "", "the sudoku_acs binary (built with the iteration line of scripts/bench-acs.sh)")
-		grid    = flag.String("grid", "", "one puzzle, 81 cells, '.' or '0' for empty")
-		file    = flag.String("file", "", "a file of puzzles, one per line (81 cells first), '#' lines skipped")
-		limit   = flag.Int("limit", 0, "use the first N puzzles of -file (0: all)")
-		runs    = flag.Int("runs", 20, "runs of each program per puzzle")
-		timeout = flag.Int("timeout", 10, "time limit of each run, in seconds")
-		out     = flag.String("o", "", "write every run as tab-separated lines to this file")
+		binary    = flag.String("sudoku-acs", "", "the sudoku_acs binary (built with the iteration line of scripts/bench-acs.sh)")
+		grid      = flag.String("grid", "", "one puzzle, 81 cells, '.' or '0' for empty")
+		file      = flag.String("file", "", "a file of puzzles, one per line (81 cells first), '#' lines skipped")
+		instances = flag.String("instances", "", "a glob of instance files of any shape (sudoku_acs's format), summarised per class")
+		limit     = flag.Int("limit", 0, "use the first N puzzles of -file, or of each class of -instances (0: all)")
+		runs      = flag.Int("runs", 20, "runs of each program per puzzle")
+		timeout   = flag.Int("timeout", 10, "time limit of each run, in seconds")
+		out       = flag.String("o", "", "write every run as tab-separated lines to this file")
 	)
+	flag.Var(&configs, "config", "a lab preset or solver name to run beside sudoku_acs (repeatable; default acs-lloyd-amos)")
 	flag.Parse()
-	if err := bench(*binary, *grid, *file, *limit, *runs, *timeout, *out, os.Stdout); err != nil {
+	if len(configs) == 0 {
+		configs = multiFlag{"acs-lloyd-amos"}
+	}
+	if err := bench(*binary, *grid, *file, *instances, *limit, *runs, *timeout, *out, configs, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "benchacs:", err)
 		os.Exit(2)
 	}
 }
 
-func bench(binary, grid, file string, limit, runs, timeout int, out string, w io.Writer) error {
+// multiFlag is a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// puzzle is one puzzle to run: its grid, the file sudoku_acs reads it from
+// (empty: passed with --puzzle) and its class.
+type puzzle struct {
+	grid  sudokulab.Grid
+	file  string
+	class string
+}
+
+// program is one of our configurations.
+type program struct {
+	name   string
+	solver sudokulab.Solver
+}
+
+// resolveConfig returns the solver of a preset, or of a solver name with
+// its defaults, from the lab's registry.
+func resolveConfig(name string) (program, error) {
+	reg := solvers.Default()
+	for _, info := range reg.All() {
+		for _, p := range info.Presets {
+			if p.Name != name {
+				continue
+			}
+			params, err := info.Resolve(p.Set)
+			if err != nil {
+				return program{}, err
+			}
+			s, err := info.New(params)
+			return program{name, s}, err
+		}
+	}
+	info, err := reg.Lookup(name)
+	if err != nil {
+		return program{}, fmt.Errorf("-config %s: no preset or solver of that name: %w", name, err)
+	}
+	params, err := info.Resolve(nil)
+	if err != nil {
+		return program{}, err
+	}
+	s, err := info.New(params)
+	return program{name, s}, err
+}
+
+func bench(binary, grid, file, instances string, limit, runs, timeout int, out string, configs []string, w io.Writer) error {
 	if binary == "" {
 		return errors.New("-sudoku-acs is required")
 	}
-	var puzzles []sudokulab.Grid
+	var puzzles []puzzle
 	if grid != "" {
 		g, err := sudokulab.Parse(grid)
 		if err != nil {
 			return fmt.Errorf("-grid: %w", err)
 		}
-		puzzles = append(puzzles, g)
+		puzzles = append(puzzles, puzzle{grid: g, class: "grid"})
 	}
 	if file != "" {
 		ps, err := readPuzzles(file, limit)
 		if err != nil {
 			return err
 		}
+		for _, g := range ps {
+			puzzles = append(puzzles, puzzle{grid: g, class: filepath.Base(file)})
+		}
+	}
+	if instances != "" {
+		ps, err := readInstances(instances, limit)
+		if err != nil {
+			return err
+		}
 		puzzles = append(puzzles, ps...)
 	}
 	if len(puzzles) == 0 {
-		return errors.New("no puzzle: give -grid or -file")
+		return errors.New("no puzzle: give -grid, -file or -instances")
 	}
-	info := acs.Info()
-	params, err := info.Resolve(nil)
-	if err != nil {
-		return err
-	}
-	solver, err := info.New(params)
-	if err != nil {
-		return err
+	var progs []program
+	for _, c := range configs {
+		p, err := resolveConfig(c)
+		if err != nil {
+			return err
+		}
+		progs = append(progs, p)
 	}
 	var log io.Writer = io.Discard
 	if out != "" {
@@ -95,50 +168,79 @@ func bench(binary, grid, file string, limit, runs, timeout int, out string, w io
 		defer f.Close()
 		log = f
 	}
-	fmt.Fprintln(log, "program\tpuzzle\tseed\tsolved\town_seconds\twall_seconds\titerations")
+	fmt.Fprintln(log, "program\tclass\tpuzzle\tseed\tsolved\town_seconds\twall_seconds\titerations")
 	var all []run
-	for p, g := range puzzles {
+	for p, pz := range puzzles {
 		for r := range runs {
 			seed := int64(p*1000 + r + 1)
-			c, err := runSudokuACS(binary, g, timeout)
+			c, err := runSudokuACS(binary, pz, timeout)
 			if err != nil {
 				return fmt.Errorf("puzzle %d run %d: %w", p+1, r+1, err)
 			}
 			c.puzzle, c.seed = p, seed
-			o, err := runOurs(solver, g, timeout, seed)
-			if err != nil {
-				return fmt.Errorf("puzzle %d run %d: %w", p+1, r+1, err)
+			batch := []run{c}
+			for _, prog := range progs {
+				o, err := runOurs(prog, pz.grid, timeout, seed)
+				if err != nil {
+					return fmt.Errorf("puzzle %d run %d: %s: %w", p+1, r+1, prog.name, err)
+				}
+				o.puzzle = p
+				batch = append(batch, o)
 			}
-			o.puzzle = p
-			for _, x := range []run{c, o} {
-				fmt.Fprintf(log, "%s\t%d\t%d\t%v\t%.6f\t%.6f\t%d\n", x.program, x.puzzle+1, x.seed, x.solved, x.own.Seconds(), x.wall.Seconds(), x.iterations)
+			for _, x := range batch {
+				fmt.Fprintf(log, "%s\t%s\t%d\t%d\t%v\t%.6f\t%.6f\t%d\n", x.program, pz.class, x.puzzle+1, x.seed, x.solved, x.own.Seconds(), x.wall.Seconds(), x.iterations)
 				all = append(all, x)
 			}
 		}
 	}
-	fmt.Fprintf(w, "%d puzzles x %d runs each, %d s timeout\n", len(puzzles), runs, timeout)
-	fmt.Fprintf(w, "%-10s %8s %14s %14s %12s %12s %14s\n", "program", "solved", "median own", "median wall", "median iter", "mean iter", "puzzles all")
-	for _, prog := range []string{"sudoku_acs", "acs"} {
-		summarize(w, prog, all, len(puzzles))
+	names := []string{"sudoku_acs"}
+	for _, p := range progs {
+		names = append(names, p.name)
+	}
+	var classes []string
+	for _, pz := range puzzles {
+		if !slices.Contains(classes, pz.class) {
+			classes = append(classes, pz.class)
+		}
+	}
+	for _, class := range classes {
+		var in []run
+		n := 0
+		for _, pz := range puzzles {
+			if pz.class == class {
+				n++
+			}
+		}
+		for _, r := range all {
+			if puzzles[r.puzzle].class == class {
+				in = append(in, r)
+			}
+		}
+		fmt.Fprintf(w, "%s: %d puzzles x %d runs each, %d s timeout\n", class, n, runs, timeout)
+		fmt.Fprintf(w, "%-20s %9s %14s %14s %12s %12s %14s\n", "program", "solved", "median own", "median wall", "median iter", "mean iter", "puzzles all")
+		for _, prog := range names {
+			summarize(w, prog, in, puzzles)
+		}
 	}
 	return nil
 }
 
-// summarize prints one program's line: medians over the solved runs.
-func summarize(w io.Writer, prog string, all []run, puzzles int) {
+// summarize prints one program's line for the runs given: medians over
+// the solved runs, and how many of their puzzles it solved in every run.
+func summarize(w io.Writer, prog string, all []run, puzzles []puzzle) {
 	var own, wall []time.Duration
 	var iters []int64
 	solved, total := 0, 0
-	solvedAll := make([]bool, puzzles)
-	for i := range solvedAll {
-		solvedAll[i] = true
-	}
+	solvedAll := map[int]bool{}
 	var iterSum int64
 	for _, r := range all {
 		if r.program != prog {
 			continue
 		}
 		total++
+		if _, seen := solvedAll[r.puzzle]; !seen {
+			solvedAll[r.puzzle] = true
+		}
 		if !r.solved {
 			solvedAll[r.puzzle] = false
 			continue
@@ -157,8 +259,8 @@ func summarize(w io.Writer, prog string, all []run, puzzles int) {
 	if solved > 0 {
 		mean = float64(iterSum) / float64(solved)
 	}
-	fmt.Fprintf(w, "%-10s %4d/%-4d %14s %14s %12s %12.1f %7d/%-6d\n", prog, solved, total,
-		median(own), median(wall), medianInt(iters), mean, everyRun, puzzles)
+	fmt.Fprintf(w, "%-20s %4d/%-4d %14s %14s %12s %12.1f %7d/%-6d\n", prog, solved, total,
+		median(own), median(wall), medianInt(iters), mean, everyRun, len(solvedAll))
 }
 
 func median(d []time.Duration) string {
@@ -187,14 +289,17 @@ func medianInt(v []int64) string {
 // runSudokuACS runs the binary once. It prints 0 (solved) or 1, then its
 // solution time (meaningless when it failed), and on stderr the line
 // "iterations N" that bench-acs.sh adds.
-func runSudokuACS(binary string, g sudokulab.Grid, timeout int) (run, error) {
-	puzzle := strings.Map(func(r rune) rune {
-		if r == '0' {
-			return '.'
-		}
-		return r
-	}, g.String())
-	cmd := exec.Command(binary, "--puzzle", puzzle, "--timeout", strconv.Itoa(timeout))
+func runSudokuACS(binary string, pz puzzle, timeout int) (run, error) {
+	args := []string{"--file", pz.file}
+	if pz.file == "" {
+		args = []string{"--puzzle", strings.Map(func(r rune) rune {
+			if r == '0' {
+				return '.'
+			}
+			return r
+		}, pz.grid.String())}
+	}
+	cmd := exec.Command(binary, append(args, "--timeout", strconv.Itoa(timeout))...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
@@ -217,19 +322,19 @@ func runSudokuACS(binary string, g sudokulab.Grid, timeout int) (run, error) {
 	return r, nil
 }
 
-// runOurs runs the acs solver once; its own timer is the wall clock around
-// Solve, which includes the propagation of the givens that sudoku_acs
-// does before starting its timer.
-func runOurs(s sudokulab.Solver, g sudokulab.Grid, timeout int, seed int64) (run, error) {
+// runOurs runs one of our configurations once; its own timer is the wall
+// clock around Solve, which includes (for acs) the propagation of the
+// givens that sudoku_acs does before starting its timer.
+func runOurs(p program, g sudokulab.Grid, timeout int, seed int64) (run, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(timeout)*time.Second)
 	defer cancel()
 	start := time.Now()
-	res, err := s.Solve(ctx, g, sudokulab.Budget{}, sudokulab.NewRand(seed), nil)
+	res, err := p.solver.Solve(ctx, g, sudokulab.Budget{}, sudokulab.NewRand(seed), nil)
 	d := time.Since(start)
 	if err != nil {
 		return run{}, err
 	}
-	return run{program: "acs", seed: seed, solved: res.Status == sudokulab.StatusSolved, own: d, wall: d, iterations: res.Generations}, nil
+	return run{program: p.name, seed: seed, solved: res.Status == sudokulab.StatusSolved, own: d, wall: d, iterations: res.Generations}, nil
 }
 
 // readPuzzles reads the first 81 characters of each line that is not a
@@ -260,4 +365,89 @@ func readPuzzles(path string, limit int) ([]sudokulab.Grid, error) {
 		}
 	}
 	return out, sc.Err()
+}
+
+// readInstances reads the instance files matching glob, in name order, the
+// first limit of each class (0: all), with the lab's instance format.
+func readInstances(glob string, limit int) ([]puzzle, error) {
+	files, err := filepath.Glob(glob)
+	if err != nil {
+		return nil, fmt.Errorf("-instances %q: %w", glob, err)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("-instances %q: no file matches", glob)
+	}
+	slices.SortFunc(files, compareNatural)
+	format, err := importers.Default().Lookup("instance")
+	if err != nil {
+		return nil, err
+	}
+	var out []puzzle
+	perClass := map[string]int{}
+	for _, path := range files {
+		class := instanceClass(path)
+		if limit > 0 && perClass[class] == limit {
+			continue
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		var grids []sudokulab.Grid
+		for rec, err := range format.Decode(f, importers.Options{File: path}) {
+			if err != nil {
+				f.Close()
+				return nil, err
+			}
+			grids = append(grids, rec.Grid)
+		}
+		f.Close()
+		if len(grids) != 1 {
+			return nil, fmt.Errorf("%s: %d puzzles, want one (sudoku_acs reads one per file)", path, len(grids))
+		}
+		out = append(out, puzzle{grid: grids[0], file: path, class: class})
+		perClass[class]++
+	}
+	return out, nil
+}
+
+// instanceClass returns the class of an instance file: its base name
+// without the extension, up to its last underscore or hyphen
+// (inst16x16_45_3.txt: inst16x16_45; g16-45-0003.instance: g16-45).
+func instanceClass(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if i := strings.LastIndexAny(base, "_-"); i > 0 {
+		return base[:i]
+	}
+	return base
+}
+
+// compareNatural orders names with their digit runs compared as numbers,
+// so that inst_9 comes before inst_10.
+func compareNatural(a, b string) int {
+	for a != "" && b != "" {
+		da, db := leadingDigits(a), leadingDigits(b)
+		if da > 0 && db > 0 {
+			na, _ := strconv.Atoi(a[:da])
+			nb, _ := strconv.Atoi(b[:db])
+			if na != nb {
+				return cmp.Compare(na, nb)
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+func leadingDigits(s string) int {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
 }

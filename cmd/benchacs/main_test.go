@@ -59,3 +59,45 @@ func FuzzReadPuzzles(f *testing.F) {
 		}
 	})
 }
+
+// TestReadInstances reads sudoku_acs instance files of two shapes: in
+// natural order, grouped in classes, at most -limit per class.
+func TestReadInstances(t *testing.T) {
+	got, err := readInstances(filepath.Join("testdata", "inst*.txt"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range got {
+		names = append(names, filepath.Base(p.file)+":"+p.class)
+		if err := p.grid.Validate(); err != nil {
+			t.Errorf("%s: %v", p.file, err)
+		}
+	}
+	want := "inst9x9_40_1.txt:inst9x9_40 inst9x9_40_10.txt:inst9x9_40 inst16x16_45_0.txt:inst16x16_45"
+	if strings.Join(names, " ") != want {
+		t.Errorf("read %v, want %s", names, want)
+	}
+	if got[2].grid.Shape.N() != 16 || got[0].grid.Shape.N() != 9 {
+		t.Errorf("shapes %v and %v", got[0].grid.Shape, got[2].grid.Shape)
+	}
+	one, err := readInstances(filepath.Join("testdata", "inst*.txt"), 1)
+	if err != nil || len(one) != 2 {
+		t.Errorf("limit 1: %d puzzles, err %v; want one per class", len(one), err)
+	}
+	if _, err := readInstances(filepath.Join("testdata", "none*.txt"), 0); err == nil {
+		t.Error("a glob matching nothing: no error")
+	}
+}
+
+func TestResolveConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ok   bool
+	}{{"acs-lloyd-amos", true}, {"lewis-sa-2007", true}, {"acs", true}, {"nosuch", false}} {
+		p, err := resolveConfig(tc.name)
+		if (err == nil) != tc.ok || (tc.ok && (p.solver == nil || p.name != tc.name)) {
+			t.Errorf("resolveConfig(%s) = %+v, %v", tc.name, p, err)
+		}
+	}
+}
