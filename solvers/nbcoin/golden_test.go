@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"sudokulab"
+	"sudokulab/solvers/ac3"
 	"sudokulab/solvers/nbcoin"
 	"sudokulab/solvers/solvertest"
 )
@@ -31,6 +32,9 @@ func TestGolden(t *testing.T) {
 		{"neighbour", "sato-no77", map[string]string{nbcoin.ParamNeighbour: "0", nbcoin.ParamLearning: nbcoin.LearnMean}, sudokulab.Budget{MaxGenerations: 300}, 1, "2044fd5a7b085b40"},
 		{"neighbour-weight", "sato-no106", map[string]string{nbcoin.ParamNeighbour: "0.3", nbcoin.ParamCredit: nbcoin.CreditBox}, sudokulab.Budget{MaxGenerations: 200}, 2, "5a909bcdb6aa270e"},
 		{"luby", "sato-no106", map[string]string{nbcoin.ParamRestart: "5", nbcoin.ParamRestartSchedule: "luby", nbcoin.ParamCredit: nbcoin.CreditBox}, sudokulab.Budget{MaxGenerations: 200}, 3, "42baa7cb3c775a51"},
+		// Recorded when propagate was added: none is the default.
+		{"propagate-none", "sato-no77", map[string]string{ac3.PropagateParamName: ac3.PropagateNone}, sudokulab.Budget{MaxGenerations: 300}, 1, "176b93c7c4087af5"},
+		{"propagate-hidden", "sato-no106", map[string]string{ac3.PropagateParamName: ac3.PropagateHidden}, sudokulab.Budget{MaxGenerations: 200}, 2, "37786aa71b85ece8"},
 		{"geometric", "sato-no106", map[string]string{nbcoin.ParamRestart: "5", nbcoin.ParamRestartSchedule: "geometric", nbcoin.ParamRestartFactor: "1.5"}, sudokulab.Budget{MaxGenerations: 200}, 3, "a375c311e95458c5"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -78,6 +78,7 @@ func Info() sudokulab.SolverInfo {
 			{Name: ParamNeighbour, Kind: sudokulab.ParamFloat, Default: 1.0, Min: 0, Max: 1,
 				Doc: "weight of a symbol already placed in the cell's row or column of the grid being sampled (boxes then drawn in random order): 1, the literal reading (no influence); 0, excluded; between, down-weighted", Section: "NB-COIN §IV (\"partially influenced by their neighborhood models\"; our reading)"},
 			ac3.Param(ac3.None, "NB-COIN §IV pre-computation, generalised (extension: Soto et al. 2014 §5)"),
+			ac3.PropagateParam("while a grid is sampled: each cell drawn from its box's model is fixed and propagated, and the next cells draw only from the candidates left; a box that reaches a cell with none is drawn again, and after 8 dead ends filled as a random permutation, the rest of that grid then sampled without propagation"),
 		},
 		Presets: []sudokulab.Preset{
 			{Name: "nb-coin-table2", Description: "Table II: population 150, C = 25%, k = 0.4, upper bound 0.99 (the paper stops at 100,000 generations; give --max-generations 100000)",
@@ -100,6 +101,8 @@ func Info() sudokulab.SolverInfo {
 				Set: map[string]string{ParamNeighbour: "0", ParamLearning: LearnMean}},
 			{Name: "nb-coin-table2-box-luby", Description: "ours: nb-coin-table2-box restarted on the untuned Luby schedule, patience 100 x (1, 1, 2, 1, 1, 2, 4, ...) generations (compare nb-coin-table2-box-restart)",
 				Set: map[string]string{ParamCredit: CreditBox, ParamRestart: "100", ParamRestartSchedule: restart.Luby}},
+			{Name: "nb-coin-table2-propagate", Description: "Table II settings, each grid sampled with naked and hidden singles propagated after every cell drawn (the shared propagate setting; not in the paper)",
+				Set: map[string]string{ac3.PropagateParamName: ac3.PropagateHidden}},
 			{Name: "nb-coin-table2-box-geometric", Description: "ours: nb-coin-table2-box restarted on an untuned geometric schedule, patience 100, 200, 400, ... generations (compare nb-coin-table2-box-restart)",
 				Set: map[string]string{ParamCredit: CreditBox, ParamRestart: "100", ParamRestartSchedule: restart.Geometric}},
 		},
@@ -123,6 +126,7 @@ type settings struct {
 	neighbour bool
 	nweight   float64
 	prefilter string
+	propagate string
 }
 
 func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
@@ -136,6 +140,7 @@ func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
 		boxCredit:  p.String(ParamCredit) == CreditBox,
 		nweight:    p.Float(ParamNeighbour),
 		prefilter:  p.String(ac3.ParamName),
+		propagate:  p.String(ac3.PropagateParamName),
 	}
 	s.neighbour = s.nweight < 1
 	sched, err := restart.FromParams(p, p.Int(ParamRestart))

@@ -73,6 +73,13 @@ type engine struct {
 	rc      []uint32
 	rcSave  []uint32
 	boxPerm []int32
+	// prop propagates each cell sampled (propagate above none), from the
+	// givens' state at its mark 0; propOn says it is in use for the grid
+	// being sampled (a dead end filled without it turns it off); fill is
+	// the domains a dead-end box is filled within.
+	prop   *ac3.Propagator
+	propOn bool
+	fill   *ac3.Domains
 	// best is the best grid of the run.
 	best []uint8
 	// Scratch space.
@@ -83,7 +90,7 @@ type engine struct {
 // prepare sizes the buffers for shape, reusing them when they fit.
 func (e *engine) prepare(shape sudokulab.Shape, set settings) {
 	e.set = set
-	e.d = nil
+	e.d, e.prop, e.fill, e.propOn = nil, nil, nil, false
 	if e.shape == shape && len(e.pop) == set.population*shape.Cells() {
 		return
 	}
@@ -175,6 +182,10 @@ func (e *engine) init(puzzle []uint8) float64 {
 // sampleNeighbour draws the boxes instead.
 func (e *engine) sample(rng *rand.Rand, dst []uint8) {
 	copy(dst, e.fixed)
+	e.propOn = e.prop != nil
+	if e.propOn {
+		e.prop.Undo(0)
+	}
 	if e.set.neighbour {
 		e.sampleNeighbour(rng, dst)
 		return
@@ -182,7 +193,8 @@ func (e *engine) sample(rng *rand.Rand, dst []uint8) {
 	for b := range e.n {
 		for try := 1; !e.sampleBox(rng, dst, b); try++ {
 			if try == deadEndRetries {
-				e.d.FillUnit(dst, 2*e.n+b, rng)
+				e.fillDomains().FillUnit(dst, 2*e.n+b, rng)
+				e.propOn = false
 				break
 			}
 		}
@@ -211,7 +223,8 @@ func (e *engine) sampleNeighbour(rng *rand.Rand, dst []uint8) {
 		for try := 1; !e.sampleBox(rng, dst, b); try++ {
 			copy(e.rc, e.rcSave)
 			if try == deadEndRetries {
-				e.d.FillUnit(dst, 2*e.n+b, rng)
+				e.fillDomains().FillUnit(dst, 2*e.n+b, rng)
+				e.propOn = false
 				for _, i := range e.boxFree[e.boxStart[b]:e.boxStart[b+1]] {
 					e.place(int(i), dst[i])
 				}
@@ -227,6 +240,15 @@ func (e *engine) place(i int, v uint8) {
 	bit := uint32(1) << (v - 1)
 	e.rc[e.geo.Row[i]] |= bit
 	e.rc[e.n+e.geo.Col[i]] |= bit
+}
+
+// fillDomains returns the domains a dead-end box is filled within: the
+// prefilter's, or every symbol when only propagation made the dead end.
+func (e *engine) fillDomains() *ac3.Domains {
+	if e.fill != nil {
+		return e.fill
+	}
+	return e.d
 }
 
 // deadEndRetries is how many times, with a prefilter, a box is sampled
@@ -246,6 +268,11 @@ func (e *engine) sampleBox(rng *rand.Rand, dst []uint8, b int) bool {
 		}
 	}
 	unused := all &^ e.boxUsed[b]
+	on := e.propOn
+	mark := 0
+	if on {
+		mark = e.prop.Mark()
+	}
 	for len(rem) > 0 {
 		if unused == 0 { // the givens repeat a symbol in the box
 			unused = all
@@ -259,6 +286,15 @@ func (e *engine) sampleBox(rng *rand.Rand, dst []uint8, b int) bool {
 		avail := unused
 		if e.d != nil {
 			if avail &= e.allowed[i]; avail == 0 {
+				if on {
+					e.prop.Undo(mark)
+				}
+				return false
+			}
+		}
+		if on {
+			if avail &= uint32(e.prop.Candidates(i)); avail == 0 {
+				e.prop.Undo(mark)
 				return false
 			}
 		}
@@ -272,6 +308,10 @@ func (e *engine) sampleBox(rng *rand.Rand, dst []uint8, b int) bool {
 		}
 		dst[i] = uint8(k + 1)
 		unused &^= 1 << k
+		if on && !e.prop.Assign(i, uint8(k+1)) {
+			e.prop.Undo(mark)
+			return false
+		}
 	}
 	return true
 }
@@ -645,6 +685,20 @@ func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudoku
 		givens = d.Grid().Cells
 	}
 	conv := e.init(givens)
+	if s.set.propagate != ac3.PropagateNone {
+		// Propagation from the givens; givens that contradict each other
+		// leave the puzzle without solution, and sampling without it.
+		p, err := ac3.NewPropagator(puzzle.Shape, s.set.propagate)
+		if err != nil {
+			return sudokulab.Result{}, err
+		}
+		if p.Reset(givens) {
+			e.prop, e.fill = p, e.d
+			if e.fill == nil {
+				e.fill = ac3.Unfiltered(puzzle)
+			}
+		}
+	}
 	size := e.size
 	var gens, evals, restarts, improvedAt int64
 	bestCost, attemptBest := math.MaxInt, math.MaxInt

@@ -37,6 +37,8 @@ func TestConformance(t *testing.T) {
 		{"neighbour-ac3", map[string]string{nbcoin.ParamNeighbour: "0", ac3.ParamName: ac3.AC3}},
 		{"luby-restart", map[string]string{nbcoin.ParamRestart: "10", nbcoin.ParamRestartSchedule: "luby"}},
 		{"geometric-restart-neighbour", map[string]string{nbcoin.ParamRestart: "10", nbcoin.ParamRestartSchedule: "geometric", nbcoin.ParamNeighbour: "0"}},
+		{"propagate-hidden", map[string]string{ac3.PropagateParamName: ac3.PropagateHidden}},
+		{"propagate-singles-neighbour-ac3", map[string]string{ac3.PropagateParamName: ac3.PropagateSingles, nbcoin.ParamNeighbour: "0", ac3.ParamName: ac3.AC3}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			solvertest.Run(t, nbcoin.Info(), solvertest.Options{Params: tc.set})
