@@ -3,7 +3,6 @@ package acs_test
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -36,19 +35,5 @@ func TestGolden(t *testing.T) {
 			lines = append(lines, fmt.Sprintf("%v ", tc.set)+solvertest.Digest(t, info, tc.set, tc.puzzle, tc.gens, seed))
 		}
 	}
-	path := filepath.Join("testdata", "golden.txt")
-	got := strings.Join(lines, "\n") + "\n"
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("runs differ from %s:\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
+	solvertest.CompareGolden(t, filepath.Join("testdata", "golden.txt"), strings.Join(lines, "\n")+"\n", *update)
 }

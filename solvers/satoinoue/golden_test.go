@@ -3,7 +3,6 @@ package satoinoue_test
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,17 +42,5 @@ func TestGoldenUnfiltered(t *testing.T) {
 
 func compareGolden(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("runs differ from %s:\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
+	solvertest.CompareGolden(t, path, got, *update)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"os"
 	"testing"
 
 	"sudokulab"
@@ -60,4 +61,24 @@ func New(t testing.TB, info sudokulab.SolverInfo, set map[string]string) sudokul
 		t.Fatal(err)
 	}
 	return s
+}
+
+// CompareGolden compares got with the golden file at path, or with update
+// (the package's -update flag) rewrites the file. Regenerate only for a
+// deliberate change of behaviour.
+func CompareGolden(t *testing.T, path, got string, update bool) {
+	t.Helper()
+	if update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("runs differ from %s:\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
 }
