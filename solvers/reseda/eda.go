@@ -45,6 +45,13 @@ type engine struct {
 	// costs (sorted ascending when selecting by sort).
 	sel     []int
 	selCost []int
+	// prop propagates each cell sampled (propagate above none), from the
+	// fixed cells' state at its mark 0 (set by init); propOK says the
+	// fixed cells propagate without contradiction; propOn that it is in
+	// use for the grid being sampled (a cell left with no candidate turns
+	// it off for the rest of that grid).
+	prop           *ac3.Propagator
+	propOK, propOn bool
 	// Scratch space.
 	masks []uint32  // 3N unit masks
 	rem   []int32   // remaining cells of a box
@@ -56,6 +63,7 @@ type engine struct {
 // prepare sizes the buffers for shape, reusing them when they fit.
 func (e *engine) prepare(shape sudokulab.Shape, set settings) {
 	e.set = set
+	e.prop, e.propOK, e.propOn = nil, false, false
 	if e.shape != shape || len(e.pop) != set.samples*shape.Cells() || len(e.sel) != set.best {
 		e.resize(shape, set)
 	}
@@ -126,6 +134,9 @@ func (e *engine) init(fixed []uint8) float64 {
 	}
 	e.boxFree = model.BoxFree(geo, fixed, e.boxFree, e.boxStart)
 	copy(e.boxUsed, masks[2*n:3*n])
+	if e.prop != nil {
+		e.propOK = e.prop.Reset(fixed)
+	}
 	return e.rho()
 }
 
@@ -147,9 +158,24 @@ func (e *engine) rho() float64 {
 // sample draws one grid from p into dst.
 func (e *engine) sample(rng *rand.Rand, dst []uint8) {
 	copy(dst, e.fixed)
+	e.propOn = e.prop != nil && e.propOK
+	if e.propOn {
+		e.prop.Undo(0)
+	}
 	if !e.set.permutations {
 		for _, i := range e.free {
-			dst[i] = e.draw(rng, int(i), e.dom[i]) + 1
+			avail := e.dom[i]
+			if e.propOn {
+				if c := avail & uint32(e.prop.Candidates(int(i))); c != 0 {
+					avail = c
+				} else {
+					e.propOn = false
+				}
+			}
+			dst[i] = e.draw(rng, int(i), avail) + 1
+			if e.propOn && !e.prop.Assign(int(i), dst[i]) {
+				e.propOn = false
+			}
 		}
 		return
 	}
@@ -174,7 +200,7 @@ func (e *engine) sampleBox(rng *rand.Rand, dst []uint8, b int) {
 	rem := append(e.rem[:0], e.boxFree[e.boxStart[b]:e.boxStart[b+1]]...)
 	sum, top := e.sum[:len(rem)], e.top[:len(rem)]
 	for j, i := range rem {
-		sum[j], top[j] = massOf(e.p[int(i)*n:int(i)*n+n], used)
+		sum[j], top[j] = massOf(e.p[int(i)*n:int(i)*n+n], e.excluded(int(i), used))
 	}
 	for len(rem) > 0 {
 		// The cell with the highest top/sum, the first among equals;
@@ -189,12 +215,23 @@ func (e *engine) sampleBox(rng *rand.Rand, dst []uint8, b int) {
 			break
 		}
 		i := int(rem[best])
-		k := pick(rng, e.p[i*n:i*n+n], ^used, sum[best])
+		k := pick(rng, e.p[i*n:i*n+n], ^e.excluded(i, used), sum[best])
 		dst[i] = uint8(k + 1)
 		used |= 1 << k
 		rem = append(rem[:best], rem[best+1:]...)
 		sum = append(sum[:best], sum[best+1:]...)
 		top = append(top[:best], top[best+1:]...)
+		if e.propOn {
+			// Propagation may take any symbol from any remaining cell:
+			// recount each cell's mass on what it has left.
+			if !e.prop.Assign(i, uint8(k+1)) {
+				e.propOn = false
+			}
+			for j, c := range rem {
+				sum[j], top[j] = massOf(e.p[int(c)*n:int(c)*n+n], e.excluded(int(c), used))
+			}
+			continue
+		}
 		for j, c := range rem {
 			x := e.p[int(c)*n+k]
 			if x <= 0 {
@@ -209,6 +246,7 @@ func (e *engine) sampleBox(rng *rand.Rand, dst []uint8, b int) {
 	if len(rem) == 0 {
 		return
 	}
+	e.propOn = false // the cells left are filled without propagation
 	if e.set.precompute {
 		// Both optimizations: the constraints of the givens come first, so
 		// each cell draws from its own distribution and the box may repeat
@@ -247,6 +285,15 @@ func (e *engine) sampleBox(rng *rand.Rand, dst []uint8, b int) {
 	for j, i := range rem {
 		dst[i] = syms[j]
 	}
+}
+
+// excluded returns the symbols cell i may not draw: those used in its box,
+// and with propagation in use those it has lost.
+func (e *engine) excluded(i int, used uint32) uint32 {
+	if e.propOn {
+		return used | ^uint32(e.prop.Candidates(i))
+	}
+	return used
 }
 
 // massOf returns the total and the largest of row over the symbols not in

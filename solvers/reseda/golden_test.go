@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"sudokulab"
+	"sudokulab/solvers/ac3"
 	"sudokulab/solvers/reseda"
 	"sudokulab/solvers/solvertest"
 )
@@ -24,6 +25,9 @@ func TestGolden(t *testing.T) {
 		{"permutations-only", "reseda-medium", map[string]string{reseda.ParamPrecompute: "false"}, sudokulab.Budget{MaxGenerations: 200}, 3, "ffcb102f4ceab372"},
 		{"univariate", "reseda-easy", map[string]string{reseda.ParamPermutations: "false", reseda.ParamZones: reseda.ZonesBoxes}, sudokulab.Budget{MaxGenerations: 200}, 4, "30fa9884a7b1542a"},
 		{"groups", "reseda-medium", map[string]string{reseda.ParamSelection: reseda.SelectGroups}, sudokulab.Budget{MaxEvaluations: 15000}, 5, "f1eb46980ab212e5"},
+		// Recorded when propagate was added: none is the default.
+		{"propagate-none", "reseda-hard", map[string]string{ac3.PropagateParamName: ac3.PropagateNone}, sudokulab.Budget{MaxGenerations: 300}, 1, "77daf3d82bb033a0"},
+		{"propagate-hidden", "ai-escargot", map[string]string{ac3.PropagateParamName: ac3.PropagateHidden}, sudokulab.Budget{MaxGenerations: 200}, 7, "ccad6b92235966b6"},
 		{"brute-force", "ai-escargot", map[string]string{reseda.ParamBruteForce: "true", reseda.ParamZones: reseda.ZonesDiagonal}, sudokulab.Budget{MaxGenerations: 300}, 6, "97e76ddfd916c1d2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -82,6 +82,7 @@ func params() []sudokulab.ParamSpec {
 		{Name: ParamBlockPermutation, Kind: sudokulab.ParamInt, Default: int64(0), Min: 0, Max: MaxBlockPermutations,
 			Doc: "with brute-force: 0 cycles through the admissible permutations; k fixes the k-th in lexicographic order", Section: "RESEDA §5.2"},
 		ac3.Param(ac3.None, "RESEDA §2.1 pre-computation, generalised (extension: Soto et al. 2014 §5)"),
+		ac3.PropagateParam("while a sample is drawn: each cell drawn from its probabilities is fixed and propagated, and the cells after it draw only from the candidates left (the free cell with the highest renormalised probability goes first, as in section 3.1, so cells propagation fixes go next); a cell left with no candidate, or with no probability on its candidates, ends propagation for the rest of that sample, which is then drawn as without it"),
 	}
 }
 
@@ -153,6 +154,21 @@ func presets() []sudokulab.Preset {
 			break
 		}
 	}
+	// Propagation inside the sampling (the shared propagate setting), on
+	// the settings of section 5.1 and 5.2.
+	for _, base := range []string{"reseda-sec5.1-recommended", "reseda-sec5.2-brute-force"} {
+		for _, p := range ps {
+			if p.Name != base {
+				continue
+			}
+			set := map[string]string{ac3.PropagateParamName: ac3.PropagateHidden}
+			for k, v := range p.Set {
+				set[k] = v
+			}
+			ps = append(ps, sudokulab.Preset{Name: base + "-propagate", Description: p.Description + "; each sampled cell propagated (naked and hidden singles), the next cells drawn from what is left", Set: set})
+			break
+		}
+	}
 	return ps
 }
 
@@ -168,6 +184,7 @@ type settings struct {
 	bruteForce    bool
 	blockPerm     int
 	prefilter     string
+	propagate     string
 }
 
 func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
@@ -184,6 +201,7 @@ func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
 		bruteForce:   p.Bool(ParamBruteForce),
 		blockPerm:    int(p.Int(ParamBlockPermutation)),
 		prefilter:    p.String(ac3.ParamName),
+		propagate:    p.String(ac3.PropagateParamName),
 	}
 	if s.best > s.samples {
 		return nil, sudokulab.Errorf(sudokulab.EINVALID, "reseda: best (Q1 = %d) cannot exceed samples (Q = %d)", s.best, s.samples)

@@ -82,6 +82,11 @@ func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudoku
 	if s.set.prefilter != ac3.None {
 		s.e.restrict(d)
 	}
+	if s.set.propagate != ac3.PropagateNone {
+		if s.e.prop, err = ac3.NewPropagator(puzzle.Shape, s.set.propagate); err != nil {
+			return sudokulab.Result{}, err
+		}
+	}
 	r := &search{solver: s, ctx: ctx, budget: budget, rng: rng, obs: obs, bestCost: maxCost}
 	r.run(givens, block)
 	res := sudokulab.Result{

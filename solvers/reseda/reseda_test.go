@@ -30,6 +30,9 @@ func TestConformance(t *testing.T) {
 		{"ac3-permutations-only", map[string]string{ac3.ParamName: ac3.AC3, reseda.ParamPrecompute: "false"}},
 		{"ac3-brute-force", map[string]string{ac3.ParamName: ac3.AC3, reseda.ParamBruteForce: "true", reseda.ParamZones: reseda.ZonesUnits}},
 		{"gac", map[string]string{ac3.ParamName: ac3.GAC}},
+		{"propagate-hidden", map[string]string{ac3.PropagateParamName: ac3.PropagateHidden}},
+		{"propagate-singles-univariate", map[string]string{ac3.PropagateParamName: ac3.PropagateSingles, reseda.ParamPermutations: "false"}},
+		{"propagate-hidden-brute-force-ac3", map[string]string{ac3.PropagateParamName: ac3.PropagateHidden, reseda.ParamBruteForce: "true", ac3.ParamName: ac3.AC3}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			solvertest.Run(t, reseda.Info(), solvertest.Options{Params: tc.set})
@@ -209,5 +212,49 @@ func TestFixedBlockSolvesEscargot(t *testing.T) {
 	}
 	if solved < 2 {
 		t.Errorf("solved %d of 8 attempts with the right permutation fixed", solved)
+	}
+}
+
+// firstGeneration records the mean cost of the first population.
+type firstGeneration struct{ mean float64 }
+
+func (f *firstGeneration) Observe(s sudokulab.Step) {
+	if s.Generation == 1 {
+		f.mean = s.CurrentCost
+	}
+}
+
+// TestPropagateSampling checks that propagate=hidden samples better grids
+// from the initial model (the first population's mean cost falls by a
+// third at least on the hard RESEDA puzzle), that its runs repeat per seed,
+// and that a whole run allocates no more than a run of one generation.
+func TestPropagateSampling(t *testing.T) {
+	p := paperdata.MustGet("reseda-hard").Puzzle
+	mean := func(set map[string]string) float64 {
+		var f firstGeneration
+		if _, err := newSolver(t, set).Solve(context.Background(), p, sudokulab.Budget{MaxGenerations: 1}, sudokulab.NewRand(3), &f); err != nil {
+			t.Fatal(err)
+		}
+		return f.mean
+	}
+	hidden := map[string]string{ac3.PropagateParamName: ac3.PropagateHidden}
+	if none, prop := mean(nil), mean(hidden); prop > 2*none/3 {
+		t.Errorf("first population's mean cost %.1f with propagate=hidden, %.1f without: want a third less", prop, none)
+	}
+	s := newSolver(t, hidden)
+	budget := sudokulab.Budget{MaxGenerations: 30}
+	esc := paperdata.MustGet("ai-escargot").Puzzle
+	a, _ := s.Solve(context.Background(), esc, budget, sudokulab.NewRand(9), nil)
+	b, _ := s.Solve(context.Background(), esc, budget, sudokulab.NewRand(9), nil)
+	if !slices.Equal(a.Grid.Cells, b.Grid.Cells) || a.Evaluations != b.Evaluations {
+		t.Errorf("same seed, different runs: %+v and %+v", a, b)
+	}
+	allocs := func(gens int64) float64 {
+		return testing.AllocsPerRun(3, func() {
+			_, _ = s.Solve(context.Background(), esc, sudokulab.Budget{MaxGenerations: gens}, sudokulab.NewRand(4), nil)
+		})
+	}
+	if one, many := allocs(1), allocs(40); many != one {
+		t.Errorf("%v allocations for 1 generation, %v for 40", one, many)
 	}
 }
