@@ -65,12 +65,17 @@ if [ -n "${INSTANCES:-}" ]; then
 	echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 	exit 0
 fi
-echo "== AI Escargot, $runs_escargot runs each"
-# shellcheck disable=SC2086 # configs is a list of flags
-nice "$work/benchacs" -sudoku-acs "$work/sudokusolver" -grid "$escargot" -runs "$runs_escargot" $configs -o "${OUT:-$work}/escargot.tsv"
-echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo
-echo "== the first $puzzles puzzles of $(basename "$hardest"), $runs_each runs each"
-# shellcheck disable=SC2086
-nice "$work/benchacs" -sudoku-acs "$work/sudokusolver" -file "$hardest" -limit "$puzzles" -runs "$runs_each" $configs -o "${OUT:-$work}/hardest.tsv"
+# A count of 0 skips that part (benchacs would read -limit 0 as every puzzle).
+if [ "$runs_escargot" -gt 0 ]; then
+	echo "== AI Escargot, $runs_escargot runs each"
+	# shellcheck disable=SC2086 # configs is a list of flags
+	nice "$work/benchacs" -sudoku-acs "$work/sudokusolver" -grid "$escargot" -runs "$runs_escargot" $configs -o "${OUT:-$work}/escargot.tsv"
+	echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo
+fi
+if [ "$puzzles" -gt 0 ]; then
+	echo "== the first $puzzles puzzles of $(basename "$hardest"), $runs_each runs each"
+	# shellcheck disable=SC2086
+	nice "$work/benchacs" -sudoku-acs "$work/sudokusolver" -file "$hardest" -limit "$puzzles" -runs "$runs_each" $configs -o "${OUT:-$work}/hardest.tsv"
+fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

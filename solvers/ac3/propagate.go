@@ -1,6 +1,8 @@
 package ac3
 
 import (
+	"math/rand/v2"
+
 	"sudokulab"
 )
 
@@ -58,6 +60,10 @@ type Propagator struct {
 	dirty     []bool
 	dirtyList []int32
 	bad       bool
+	// ready says the last Reset succeeded: Fill and Draw start from it.
+	ready bool
+	// free is Fill's scratch: a unit's cells left to fill.
+	free []int
 }
 
 // trailEntry is a cell's state before a change.
@@ -83,6 +89,7 @@ func NewPropagator(shape sudokulab.Shape, level string) (*Propagator, error) {
 		trail: make([]trailEntry, 0, nn*(n+1)),
 		queue: make([]int32, 0, nn),
 		dirty: make([]bool, 3*n), dirtyList: make([]int32, 0, 3*n),
+		free: make([]int, 0, n),
 	}, nil
 }
 
@@ -103,6 +110,7 @@ func (p *Propagator) Reset(puzzle []uint8) bool {
 	}
 	ok := !p.bad && p.run()
 	p.trail = p.trail[:0]
+	p.ready = ok
 	return ok
 }
 
@@ -263,4 +271,120 @@ func (p *Propagator) hiddenSingles(u int) bool {
 		}
 	}
 	return true
+}
+
+// fillRetries is how many times Fill draws a unit again after a dead end
+// before it fills it without propagation.
+const fillRetries = 8
+
+// Fill builds a grid as the solvers that start from units filled with
+// permutations do (rows, columns or boxes; units, each a unit index of
+// Geometry.Units, must not share a cell), with propagation: it writes the
+// givens of the units into cells, as FillUnit does, and from the state
+// of the last Reset, unit after unit, each cell that d does not hold as a
+// given takes a symbol its unit still lacks, among its candidates and its
+// domain in d, drawn uniformly, and is assigned and propagated; the cell
+// with the fewest such symbols goes first (ties in a random order). A unit
+// that reaches a cell with none is drawn again, and after fillRetries dead
+// ends filled by d.FillUnit without propagation; the later units still
+// propagate what the others drew (the unit filled without it is left out
+// of the propagated state). Fill reports whether every unit was filled
+// with propagation. After a Reset that failed it fills every unit by
+// d.FillUnit.
+func (p *Propagator) Fill(cells []uint8, units []int, d *Domains, rng *rand.Rand) bool {
+	if !p.ready {
+		for _, u := range units {
+			d.FillUnit(cells, u, rng)
+		}
+		return false
+	}
+	p.Undo(0)
+	all := true
+	for _, u := range units {
+		ok := false
+		for try := 0; try < fillRetries && !ok; try++ {
+			mark := p.Mark()
+			if ok = p.fillUnit(cells, u, d, rng); !ok {
+				p.Undo(mark)
+			}
+		}
+		if !ok {
+			d.FillUnit(cells, u, rng)
+			all = false
+		}
+	}
+	return all
+}
+
+// fillUnit draws unit u's free cells as Fill says, and reports false at a
+// dead end.
+func (p *Propagator) fillUnit(cells []uint8, u int, d *Domains, rng *rand.Rand) bool {
+	lack := p.full
+	free := p.free[:0]
+	for _, c := range p.geo.Units[u] {
+		if d.Given(c) {
+			lack &^= Single(d.given[c])
+			cells[c] = d.given[c] // as FillUnit does: cells may start empty
+		} else {
+			free = append(free, c)
+		}
+	}
+	for j := len(free) - 1; j > 0; j-- {
+		r := rng.IntN(j + 1)
+		free[j], free[r] = free[r], free[j]
+	}
+	for len(free) > 0 {
+		best, bestLen := -1, 0
+		for j, c := range free {
+			k := (lack & p.cand[c] & d.sets[c]).Len()
+			if k == 0 {
+				return false
+			}
+			if best < 0 || k < bestLen {
+				best, bestLen = j, k
+			}
+		}
+		c := free[best]
+		v := (lack & p.cand[c] & d.sets[c]).Draw(rng)
+		cells[c] = v
+		lack &^= Single(v)
+		free[best] = free[len(free)-1]
+		free = free[:len(free)-1]
+		if !p.Assign(c, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// Draw gives each cell of free, in order, a symbol drawn uniformly among
+// its candidates and its domain in d, assigned and propagated, as the
+// solvers whose grids start with a random symbol per cell build them; a
+// cell with no such symbol, or whose symbol leads to a contradiction, draws
+// from its domain alone (d.Draw) and is left out of the propagated state,
+// which the later cells keep using. It starts from the state of the last
+// Reset (after a Reset that failed every cell draws from its domain) and
+// reports whether every cell was drawn with propagation.
+func (p *Propagator) Draw(cells []uint8, free []int, d *Domains, rng *rand.Rand) bool {
+	if p.ready {
+		p.Undo(0)
+	}
+	all := p.ready
+	for _, c := range free {
+		if p.ready {
+			if opts := p.cand[c] & d.sets[c]; opts != 0 {
+				cells[c] = opts.Draw(rng)
+				mark := p.Mark()
+				if p.Assign(c, cells[c]) {
+					continue
+				}
+				p.Undo(mark) // keep the symbol, drop its propagation
+				all = false
+				continue
+			}
+			all = false
+		}
+		cells[c] = d.Draw(c, rng)
+	}
+	return all
 }

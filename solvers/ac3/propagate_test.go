@@ -264,3 +264,114 @@ func BenchmarkPropagator(b *testing.B) {
 		}
 	}
 }
+
+// TestFill builds grids box by box, row by row and column by column with
+// Fill: every unit filled is a permutation of its symbols, givens stay,
+// the same seed gives the same grid, propagation leaves fewer conflicts
+// than Domains.FillUnit alone (a tenth fewer at least on AI Escargot, where
+// most grids still meet a dead end: about one in 20 comes out solved), and
+// nothing is allocated.
+func TestFill(t *testing.T) {
+	g := paperdata.MustGet("ai-escargot").Puzzle
+	geo := g.Geometry()
+	n := geo.N
+	d := ac3.Unfiltered(g)
+	p, _ := ac3.NewPropagator(g.Shape, ac3.PropagateHidden)
+	if !p.Reset(g.Cells) {
+		t.Fatal("Reset failed on AI Escargot")
+	}
+	for _, kind := range []struct {
+		name  string
+		first int
+	}{{"rows", 0}, {"columns", n}, {"boxes", 2 * n}} {
+		units := make([]int, n)
+		for i := range units {
+			units[i] = kind.first + i
+		}
+		cost := func(prop bool, seed uint64) int {
+			rng := rand.New(rand.NewPCG(seed, 1))
+			total := 0
+			for range 50 {
+				cells := make([]uint8, len(g.Cells)) // Fill writes the givens too
+				if prop {
+					p.Fill(cells, units, d, rng)
+				} else {
+					for _, u := range units {
+						d.FillUnit(cells, u, rng)
+					}
+				}
+				for i, v := range g.Cells {
+					if v != 0 && cells[i] != v {
+						t.Fatalf("%s: given %d changed", kind.name, i)
+					}
+				}
+				for _, u := range units {
+					var seen ac3.Set
+					for _, c := range geo.Units[u] {
+						seen |= ac3.Single(cells[c])
+					}
+					if seen != ac3.Full(n) {
+						t.Fatalf("%s: unit %d is not a permutation", kind.name, u)
+					}
+				}
+				total += sudokulab.Grid{Shape: g.Shape, Cells: cells}.Cost()
+			}
+			return total
+		}
+		if a, b := cost(true, 9), cost(true, 9); a != b {
+			t.Errorf("%s: the same seed gave costs %d and %d", kind.name, a, b)
+		}
+		if prop, plain := cost(true, 3), cost(false, 3); prop*10 > plain*9 {
+			t.Errorf("%s: total cost %d with propagation, %d without: want a tenth less at least", kind.name, prop, plain)
+		}
+		cells := append([]uint8(nil), g.Cells...)
+		rng := rand.New(rand.NewPCG(5, 5))
+		if a := testing.AllocsPerRun(20, func() { p.Fill(cells, units, d, rng) }); a != 0 {
+			t.Errorf("%s: %v allocations per Fill", kind.name, a)
+		}
+	}
+}
+
+// TestDraw gives every free cell a symbol with Draw: within its domain,
+// givens unchanged, the same seed the same grid, and fewer conflicts than
+// drawing each cell from its domain alone (a tenth fewer at least: the
+// first dead end ends propagation for the rest of the grid).
+func TestDraw(t *testing.T) {
+	g := paperdata.MustGet("sato-no106").Puzzle
+	d := ac3.Unfiltered(g)
+	p, _ := ac3.NewPropagator(g.Shape, ac3.PropagateSingles)
+	p.Reset(g.Cells)
+	var free []int
+	for i, v := range g.Cells {
+		if v == 0 {
+			free = append(free, i)
+		}
+	}
+	cost := func(prop bool, seed uint64) int {
+		rng := rand.New(rand.NewPCG(seed, 2))
+		total := 0
+		for range 50 {
+			cells := append([]uint8(nil), g.Cells...)
+			if prop {
+				p.Draw(cells, free, d, rng)
+			} else {
+				for _, c := range free {
+					cells[c] = d.Draw(c, rng)
+				}
+			}
+			for i, v := range cells {
+				if v == 0 || (g.Cells[i] != 0 && v != g.Cells[i]) {
+					t.Fatalf("cell %d: %d", i, v)
+				}
+			}
+			total += sudokulab.Grid{Shape: g.Shape, Cells: cells}.Cost()
+		}
+		return total
+	}
+	if a, b := cost(true, 4), cost(true, 4); a != b {
+		t.Errorf("the same seed gave costs %d and %d", a, b)
+	}
+	if prop, plain := cost(true, 1), cost(false, 1); prop*10 > plain*9 {
+		t.Errorf("total cost %d with propagation, %d without: want a tenth less at least", prop, plain)
+	}
+}

@@ -96,6 +96,7 @@ func Info() sudokulab.SolverInfo {
 			{Name: "domain-moves", Kind: sudokulab.ParamBool, Default: false,
 				Doc: "keep crossover children and mutations within the pruned domains, not only the fixed cells (extension)", Section: "§5-6 (extension: the paper filters initialization and rebuilding)"},
 			ac3.Param(ac3.AC3, "§5 prefiltering phase, §6 Algorithm 8"),
+			ac3.PropagateParam("when a nest is built (the initial nests and each nest abandoned and rebuilt, §6): each row's cells take their missing numbers one by one, each propagated (ac3.Propagator.Fill); eggs and mutations are not constructive and search as without it"),
 		},
 		Presets: []sudokulab.Preset{
 			{Name: "soto-cuckoo", Description: "Soto et al. 2014 prefiltered cuckoo search (AC3), tuned defaults; run with 10,000 (Table 1) or 100,000 iterations (Table 2)"},
@@ -113,6 +114,7 @@ type config struct {
 	weights     [3]float64
 	domainMoves bool
 	prefilter   string
+	propagate   string
 }
 
 func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
@@ -122,6 +124,7 @@ func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
 		weights:     [3]float64{p.Float("weight-best"), p.Float("weight-generation"), p.Float("weight-current")},
 		domainMoves: p.Bool("domain-moves"),
 		prefilter:   p.String(ac3.ParamName),
+		propagate:   p.String(ac3.PropagateParamName),
 	}
 	if c.weights[0]+c.weights[1]+c.weights[2] <= 0 {
 		return nil, sudokulab.Errorf(sudokulab.EINVALID, "%s: the mask weights sum to 0", Name)
@@ -142,6 +145,15 @@ func (sv *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudok
 		return sudokulab.Result{}, err
 	}
 	s := newSearch(puzzle, d, sv.cfg, rng)
+	if sv.cfg.propagate != ac3.PropagateNone {
+		if s.prop, err = ac3.NewPropagator(puzzle.Shape, sv.cfg.propagate); err != nil {
+			return sudokulab.Result{}, err
+		}
+		s.prop.Reset(d.Grid().Cells) // a failure leaves Fill to FillUnit
+		for r := range s.n {
+			s.allRows = append(s.allRows, r)
+		}
+	}
 	s.start()
 	res := sudokulab.Result{Status: sudokulab.StatusUnsolved}
 	report := func() {
@@ -195,6 +207,10 @@ type search struct {
 	order                  []int
 
 	iter, evals int64
+
+	// prop, with propagate above none, builds nests (Fill over allRows).
+	prop    *ac3.Propagator
+	allRows []int
 }
 
 func newSearch(puzzle sudokulab.Grid, d *ac3.Domains, cfg config, rng *rand.Rand) *search {
@@ -248,8 +264,12 @@ func (s *search) cost(cells []uint8) int {
 // build fills nest k's rows within the domains and evaluates it.
 func (s *search) build(k int) {
 	nest := s.nests[k*s.nn : (k+1)*s.nn]
-	for r := range s.n {
-		s.d.FillUnit(nest, r, s.rng)
+	if s.prop != nil {
+		s.prop.Fill(nest, s.allRows, s.d, s.rng)
+	} else {
+		for r := range s.n {
+			s.d.FillUnit(nest, r, s.rng)
+		}
 	}
 	s.sum -= s.costs[k]
 	s.costs[k] = s.cost(nest)

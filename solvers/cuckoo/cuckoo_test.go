@@ -129,6 +129,9 @@ func TestNoAllocations(t *testing.T) {
 // the suite's easy puzzles within its budget (docs/reproduction-tabu-cuckoo.md).
 func TestConformance(t *testing.T) {
 	t.Run("ac3", func(t *testing.T) { solvertest.Run(t, cuckoo.Info(), solvertest.Options{}) })
+	t.Run("ac3-propagate", func(t *testing.T) {
+		solvertest.Run(t, cuckoo.Info(), solvertest.Options{Params: map[string]string{ac3.PropagateParamName: ac3.PropagateHidden}})
+	})
 	t.Run("gac-domain-moves", func(t *testing.T) {
 		solvertest.Run(t, cuckoo.Info(), solvertest.Options{Params: map[string]string{"prefilter": ac3.GAC, "domain-moves": "true"}})
 	})
@@ -159,3 +162,6 @@ func BenchmarkIterations(b *testing.B) {
 		})
 	}
 }
+
+// TestPropagate checks the propagate setting (solvertest.Propagate).
+func TestPropagate(t *testing.T) { solvertest.Propagate(t, cuckoo.Info(), "sato-no106") }

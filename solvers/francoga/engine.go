@@ -46,6 +46,9 @@ type engine struct {
 	best      []uint8
 	bestTally *sudokulab.Tally
 	bestCost  int
+	// prop, with Propagate above none, builds the first population
+	// (ac3.Propagator.Draw).
+	prop *ac3.Propagator
 }
 
 // newEngine makes the engine for puzzle with the domains d, whose fixed
@@ -303,8 +306,12 @@ func (e *engine) run(ctx context.Context, budget sudokulab.Budget, rng *rand.Ran
 	for k := 0; k < p; k++ {
 		cells := e.ind(e.cur, k)
 		copy(cells, e.puzzle.Cells)
-		for _, i := range e.free {
-			cells[i] = e.d.Draw(i, rng)
+		if e.prop != nil {
+			e.prop.Draw(cells, e.free, e.d, rng)
+		} else {
+			for _, i := range e.free {
+				cells[i] = e.d.Draw(i, rng)
+			}
 		}
 		e.evaluate(e.cur, k)
 		if e.cur.cost[k] > e.cur.cost[worst] {

@@ -87,6 +87,10 @@ type Settings struct {
 	// Prefilter is the domain filtering before the search: ac3.None (the
 	// default; the paper's algorithm), ac3.AC3 or ac3.GAC.
 	Prefilter string
+	// Propagate is the propagation while the first population is built:
+	// ac3.PropagateNone (the default), ac3.PropagateSingles or
+	// ac3.PropagateHidden.
+	Propagate string
 }
 
 func (s Settings) withDefaults() Settings {
@@ -108,6 +112,9 @@ func (s Settings) withDefaults() Settings {
 	if s.Prefilter == "" {
 		s.Prefilter = ac3.None
 	}
+	if s.Propagate == "" {
+		s.Propagate = ac3.PropagateNone
+	}
 	return s
 }
 
@@ -121,6 +128,8 @@ func New(s Settings) (sudokulab.Solver, error) {
 		return nil, fmt.Errorf("francoga: k %g, want at least 1", s.K)
 	case !slices.Contains(ac3.Choices, s.Prefilter):
 		return nil, fmt.Errorf("francoga: unknown prefilter %q", s.Prefilter)
+	case !slices.Contains(ac3.PropagateChoices, s.Propagate):
+		return nil, fmt.Errorf("francoga: unknown propagate %q", s.Propagate)
 	}
 	for _, w := range s.Weights {
 		if w < 0 {
@@ -143,6 +152,12 @@ func (sv *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudok
 		return sudokulab.Result{}, err
 	}
 	e := newEngine(sv.s, puzzle, d, !infeasible && sv.s.Prefilter != ac3.None)
+	if sv.s.Propagate != ac3.PropagateNone {
+		if e.prop, err = ac3.NewPropagator(puzzle.Shape, sv.s.Propagate); err != nil {
+			return sudokulab.Result{}, err
+		}
+		e.prop.Reset(d.Grid().Cells) // a failure leaves Draw to the domains
+	}
 	res := e.run(ctx, budget, rng, obs, infeasible)
 	res.PrefilterRevisions = int64(d.Revisions())
 	return res, nil

@@ -161,6 +161,13 @@ func TestIncumbent(t *testing.T) {
 	}
 }
 
+// TestConformancePropagate runs the suite with the propagate setting, and
+// checks it with solvertest.Propagate.
+func TestConformancePropagate(t *testing.T) {
+	solvertest.Run(t, francoga.Info(), solvertest.Options{Params: map[string]string{"population": "100", "mutations": "60", ac3.PropagateParamName: ac3.PropagateHidden}})
+	solvertest.Propagate(t, francoga.Info(), "sato-no106")
+}
+
 func TestConformancePrefilter(t *testing.T) {
 	// AC3 alone solves the suite's easy puzzles; the GA itself runs in the
 	// budget, cancel and no-solution checks, and in the tests below.

@@ -37,6 +37,7 @@ func Info() sudokulab.SolverInfo {
 			{Name: "k", Kind: sudokulab.ParamFloat, Default: 2.0, Min: 1, Max: 100,
 				Doc: "adaptation rate of Fa = k*max(Fo) - Fo (k > 1; the paper gives no value; 2 is ours, from a 10-run sweep on Caso 1)", Section: "Franco §5.1.D, Eq. 4"},
 			ac3.Param(ac3.None, "Franco §5.1.B initialization and §5.1.F mutation (extension: Soto et al. 2014 §5)"),
+			ac3.PropagateParam("when the first population is built (§5.1.B, the GA's one constructive step): each empty cell draws its symbol among its candidates left, propagated (ac3.Propagator.Draw); selection, crossover and mutation search as without it"),
 		},
 		Presets: []sudokulab.Preset{
 			{Name: "franco-table3",
@@ -57,6 +58,7 @@ func Info() sudokulab.SolverInfo {
 				Weights:    [4]float64{p.Float("mutation-row"), p.Float("mutation-col"), p.Float("mutation-box"), p.Float("mutation-element")},
 				K:          p.Float("k"),
 				Prefilter:  p.String(ac3.ParamName),
+				Propagate:  p.String(ac3.PropagateParamName),
 			}
 			if s.Weights == [4]float64{} {
 				return nil, sudokulab.Errorf(sudokulab.EINVALID, "franco-ga: the four mutation probabilities are all 0")

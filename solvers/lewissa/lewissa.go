@@ -53,6 +53,7 @@ import (
 	"math/rand/v2"
 
 	"sudokulab"
+	"sudokulab/solvers/ac3"
 )
 
 // Name is the solver's registry name.
@@ -85,6 +86,7 @@ func Info() sudokulab.SolverInfo {
 				Doc: "Markov chains in a row without a better best cost after which the temperature is reset to t0 (0: never)", Section: "reheating"},
 			{Name: ParamT0Sample, Kind: sudokulab.ParamInt, Default: int64(10), Min: 2, Max: 1e6,
 				Doc: "neighbours of the initial grid whose cost's standard deviation is t0", Section: "initial temperature (a small sample of moves, after van Laarhoven and Aarts)"},
+			ac3.PropagateParam("when the initial grid is built (its one constructive step): each box's cells take its missing symbols one by one, each propagated (ac3.Propagator.Fill); the annealing then swaps as without it"),
 		},
 		Presets: []sudokulab.Preset{
 			{Name: "lewis-sa-2007", Description: "Lewis's simulated annealing with the published schedule (alpha 0.99, chains of (non-given cells)^2 moves, reheat after 20 chains without improvement)"},
@@ -98,14 +100,16 @@ type config struct {
 	alpha, chain float64
 	reheat       int64
 	sample       int
+	propagate    string
 }
 
 func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
 	return &solver{cfg: config{
-		alpha:  p.Float(ParamAlpha),
-		chain:  p.Float(ParamChain),
-		reheat: p.Int(ParamReheat),
-		sample: int(p.Int(ParamT0Sample)),
+		alpha:     p.Float(ParamAlpha),
+		chain:     p.Float(ParamChain),
+		reheat:    p.Int(ParamReheat),
+		sample:    int(p.Int(ParamT0Sample)),
+		propagate: p.String(ac3.PropagateParamName),
 	}}, nil
 }
 
@@ -116,6 +120,11 @@ var _ sudokulab.Solver = (*solver)(nil)
 // Solve implements sudokulab.Solver.
 func (sv *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudokulab.Budget, rng *rand.Rand, obs sudokulab.Observer) (sudokulab.Result, error) {
 	a := NewAnnealer(puzzle, sv.cfg.alpha, sv.cfg.chain, sv.cfg.reheat, sv.cfg.sample, rng)
+	if sv.cfg.propagate != ac3.PropagateNone {
+		if err := a.Propagate(sv.cfg.propagate); err != nil {
+			return sudokulab.Result{}, err
+		}
+	}
 	a.budget = budget
 	a.done = ctx.Done()
 	report := func() {
@@ -174,6 +183,12 @@ type Annealer struct {
 	budget sudokulab.Budget
 	done   <-chan struct{}
 
+	// prop, when set by Propagate, builds the initial grid (Fill over the
+	// boxes, unit indexes in units, within the puzzle's domains dom).
+	prop  *ac3.Propagator
+	dom   *ac3.Domains
+	units []int
+
 	evals, chains, reheats int64
 	bestCost               int
 	best                   []uint8
@@ -215,6 +230,23 @@ func NewAnnealer(puzzle sudokulab.Grid, alpha, chain float64, reheat int64, samp
 // the grid, and sets t0 from the costs of a sample of its neighbours.
 func (a *Annealer) Start() {
 	copy(a.cells, a.givens)
+	if a.prop != nil {
+		a.prop.Fill(a.cells, a.units, a.dom, a.rng)
+	} else {
+		a.fillBoxes()
+	}
+	a.tally.Reset(a.cells)
+	a.evals = 1
+	a.bestCost = a.tally.Cost()
+	a.lastEnd, a.sinceBetter = a.bestCost, 0
+	copy(a.best, a.cells)
+	a.t0 = a.initialTemperature()
+	a.t = a.t0
+}
+
+// fillBoxes fills each box with its missing symbols in a random order (the
+// paper's initial grid).
+func (a *Annealer) fillBoxes() {
 	n := a.geo.N
 	for b := range n {
 		free := a.free[b]
@@ -242,13 +274,6 @@ func (a *Annealer) Start() {
 			a.cells[free[i]], a.cells[free[j]] = a.cells[free[j]], a.cells[free[i]]
 		}
 	}
-	a.tally.Reset(a.cells)
-	a.evals = 1
-	a.bestCost = a.tally.Cost()
-	a.lastEnd, a.sinceBetter = a.bestCost, 0
-	copy(a.best, a.cells)
-	a.t0 = a.initialTemperature()
-	a.t = a.t0
 }
 
 // initialTemperature returns the standard deviation of the costs of
@@ -344,6 +369,23 @@ func (a *Annealer) cancelled() bool {
 	default:
 		return false
 	}
+}
+
+// Propagate makes Start build the initial grid with propagation at level
+// (ac3.PropagateSingles or ac3.PropagateHidden; see ac3.Propagator.Fill).
+// Givens that contradict each other leave Start to fill as without it.
+func (a *Annealer) Propagate(level string) error {
+	g := sudokulab.Grid{Shape: a.geo.Shape, Cells: a.givens}
+	p, err := ac3.NewPropagator(g.Shape, level)
+	if err != nil {
+		return err
+	}
+	p.Reset(a.givens)
+	a.prop, a.dom = p, ac3.Unfiltered(g)
+	for b := range a.geo.N {
+		a.units = append(a.units, 2*a.geo.N+b)
+	}
+	return nil
 }
 
 // Cost returns the cost of the current grid.

@@ -11,6 +11,7 @@ import (
 	"sudokulab"
 	"sudokulab/internal/gridgen"
 	"sudokulab/internal/paperdata"
+	"sudokulab/solvers/ac3"
 	"sudokulab/solvers/lewissa"
 	"sudokulab/solvers/solvertest"
 )
@@ -25,12 +26,16 @@ func TestConformance(t *testing.T) {
 		{"defaults", nil},
 		{"no-reheat", map[string]string{lewissa.ParamReheat: "0"}},
 		{"short-chains", map[string]string{lewissa.ParamChain: "0.1", lewissa.ParamAlpha: "0.9"}},
+		{"propagate-hidden", map[string]string{ac3.PropagateParamName: ac3.PropagateHidden}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			solvertest.Run(t, lewissa.Info(), solvertest.Options{Params: tc.set, Easy: []string{"reseda-easy", "sato-no1", "sato-no11"}})
 		})
 	}
 }
+
+// TestPropagate checks the propagate setting (solvertest.Propagate).
+func TestPropagate(t *testing.T) { solvertest.Propagate(t, lewissa.Info(), "sato-no106") }
 
 // TestPresetsResolve checks that every preset names real parameters.
 func TestPresetsResolve(t *testing.T) {

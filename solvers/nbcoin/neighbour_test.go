@@ -9,6 +9,7 @@ import (
 	"sudokulab/internal/paperdata"
 	"sudokulab/solvers/ac3"
 	"sudokulab/solvers/nbcoin"
+	"sudokulab/solvers/solvertest"
 )
 
 // twoBoxes is a 4x4 puzzle whose bottom half is given and whose top two
@@ -235,3 +236,6 @@ func TestPropagateSampling(t *testing.T) {
 		t.Errorf("%v allocations for 1 generation, %v for 40", one, many)
 	}
 }
+
+// TestPropagate checks the propagate setting (solvertest.Propagate).
+func TestPropagate(t *testing.T) { solvertest.Propagate(t, nbcoin.Info(), "sato-no106") }

@@ -258,3 +258,6 @@ func TestPropagateSampling(t *testing.T) {
 		t.Errorf("%v allocations for 1 generation, %v for 40", one, many)
 	}
 }
+
+// TestPropagate checks the propagate setting (solvertest.Propagate).
+func TestPropagate(t *testing.T) { solvertest.Propagate(t, reseda.Info(), "reseda-hard") }

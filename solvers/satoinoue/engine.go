@@ -98,6 +98,10 @@ type engine struct {
 	crossRate   float64
 	perParent   int // children per parent: low-rate then high-rate ones
 	lowKids     int
+	// prop, with Propagate above none, builds individuals (Fill over the
+	// boxes, unit indexes in boxes).
+	prop  *ac3.Propagator
+	boxes []int
 }
 
 // newEngine makes the engine for puzzle with the domains d. The cells d
@@ -200,11 +204,16 @@ func (e *engine) recount(p *pop, k int) {
 // ac3.Domains.FillUnit: a uniformly random permutation with prefilter
 // none (the paper's initialization, drawn exactly as a Fisher-Yates
 // shuffle of the missing symbols in increasing order), a random one within
-// the domains otherwise.
+// the domains otherwise. With Propagate above none, ac3.Propagator.Fill
+// places them cell by cell, each propagated.
 func (e *engine) randomFill(p *pop, k int, rng *rand.Rand) {
 	cells, _, _ := p.ind(k)
-	for b := 0; b < e.n; b++ {
-		e.d.FillUnit(cells, 2*e.n+b, rng)
+	if e.prop != nil {
+		e.prop.Fill(cells, e.boxes, e.d, rng)
+	} else {
+		for b := 0; b < e.n; b++ {
+			e.d.FillUnit(cells, 2*e.n+b, rng)
+		}
 	}
 	e.recount(p, k)
 }

@@ -58,6 +58,7 @@ func Info() sudokulab.SolverInfo {
 			{Name: "disparity-children", Kind: sudokulab.ParamInt, Default: int64(1), Min: 1, Max: 100,
 				Doc: "high-rate children per parent with the disparity correction (our choice)", Section: "Sato-Inoue §V"},
 			ac3.Param(ac3.None, "Sato-Inoue §III.A initialization and mutation (extension: Soto et al. 2014 §5)"),
+			ac3.PropagateParam("when an individual is built (§III.A.1, the first population and each restart's): each box's cells take its missing symbols one by one, each propagated (ac3.Propagator.Fill); crossover and mutation search as without it"),
 		},
 		Presets: []sudokulab.Preset{
 			{Name: "sato-inoue-mut-cross-ls",
@@ -120,6 +121,7 @@ func Info() sudokulab.SolverInfo {
 				DisparityMutation: p.Float("disparity-mutation"),
 				DisparityChildren: int(p.Int("disparity-children")),
 				Prefilter:         p.String(ac3.ParamName),
+				Propagate:         p.String(ac3.PropagateParamName),
 			})
 		},
 	}

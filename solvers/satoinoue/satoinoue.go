@@ -189,6 +189,10 @@ type Settings struct {
 	// Prefilter is the domain filtering before the search: ac3.None (the
 	// default; the paper's algorithm), ac3.AC3 or ac3.GAC.
 	Prefilter string
+	// Propagate is the propagation while an individual is built (the
+	// first population and each restart's): ac3.PropagateNone (the
+	// default), ac3.PropagateSingles or ac3.PropagateHidden.
+	Propagate string
 }
 
 func (s Settings) withDefaults() Settings {
@@ -228,6 +232,9 @@ func (s Settings) withDefaults() Settings {
 	if s.Prefilter == "" {
 		s.Prefilter = ac3.None
 	}
+	if s.Propagate == "" {
+		s.Propagate = ac3.PropagateNone
+	}
 	if s.RestartSchedule == "" {
 		s.RestartSchedule = restart.Fixed
 	}
@@ -260,6 +267,8 @@ func New(s Settings) (sudokulab.Solver, error) {
 		return nil, fmt.Errorf("satoinoue: children, disparity children and tournament size must be at least 1")
 	case !slices.Contains(ac3.Choices, s.Prefilter):
 		return nil, fmt.Errorf("satoinoue: unknown prefilter %q", s.Prefilter)
+	case !slices.Contains(ac3.PropagateChoices, s.Propagate):
+		return nil, fmt.Errorf("satoinoue: unknown propagate %q", s.Propagate)
 	case !slices.Contains([]string{restart.Fixed, restart.Luby, restart.Geometric}, s.RestartSchedule):
 		return nil, fmt.Errorf("satoinoue: unknown restart schedule %q", s.RestartSchedule)
 	case s.RestartFactor < 1:
@@ -288,6 +297,15 @@ func (sv *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudok
 	e, err := newEngine(sv.s, puzzle, d, !infeasible && sv.s.Prefilter != ac3.None)
 	if err != nil {
 		return sudokulab.Result{}, err
+	}
+	if sv.s.Propagate != ac3.PropagateNone {
+		if e.prop, err = ac3.NewPropagator(puzzle.Shape, sv.s.Propagate); err != nil {
+			return sudokulab.Result{}, err
+		}
+		e.prop.Reset(d.Grid().Cells) // a failure leaves Fill to FillUnit
+		for b := range e.n {
+			e.boxes = append(e.boxes, 2*e.n+b)
+		}
 	}
 	res := e.run(ctx, budget, rng, obs, infeasible)
 	res.PrefilterRevisions = int64(d.Revisions())

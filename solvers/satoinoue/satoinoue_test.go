@@ -211,6 +211,13 @@ func BenchmarkEscargot(b *testing.B) {
 	}
 }
 
+// TestConformancePropagate runs the suite with the propagate setting, and
+// checks it with solvertest.Propagate.
+func TestConformancePropagate(t *testing.T) {
+	solvertest.Run(t, satoinoue.Info(), solvertest.Options{Params: map[string]string{ac3.PropagateParamName: ac3.PropagateHidden}, Easy: []string{"sato-no27", "sato-no1"}})
+	solvertest.Propagate(t, satoinoue.Info(), "sato-no106")
+}
+
 func TestConformancePrefilter(t *testing.T) {
 	for _, pf := range []string{ac3.AC3, ac3.GAC} {
 		t.Run(pf, func(t *testing.T) {

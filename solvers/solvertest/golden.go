@@ -82,3 +82,37 @@ func CompareGolden(t *testing.T, path, got string, update bool) {
 		t.Errorf("runs differ from %s:\ngot:\n%s\nwant:\n%s", path, got, want)
 	}
 }
+
+// Propagate checks a solver's propagate parameter (package ac3) on the
+// named paper puzzle: propagate=none runs exactly as the defaults do (the
+// setting arrived after the solver, so none must change nothing), and
+// propagate=hidden starts from better grids: the CurrentCost of the first
+// step each run reports (its starting grid or first population), summed
+// over 20 seeds, is lower than without propagation.
+func Propagate(t *testing.T, info sudokulab.SolverInfo, puzzle string) {
+	t.Helper()
+	budget := sudokulab.Budget{MaxGenerations: 100}
+	def := Fingerprint(t, New(t, info, nil), puzzle, budget, 1)
+	if got := Fingerprint(t, New(t, info, map[string]string{"propagate": "none"}), puzzle, budget, 1); got != def {
+		t.Errorf("propagate=none: fingerprint %s, defaults %s", got, def)
+	}
+	p := paperdata.MustGet(puzzle).Puzzle
+	first := func(set map[string]string) float64 {
+		s := New(t, info, set)
+		total := 0.0
+		for seed := int64(1); seed <= 20; seed++ {
+			rec := &recorder{}
+			if _, err := s.Solve(context.Background(), p, sudokulab.Budget{MaxGenerations: 1}, sudokulab.NewRand(seed), rec); err != nil {
+				t.Fatal(err)
+			}
+			if len(rec.steps) == 0 {
+				t.Fatal("no step reported")
+			}
+			total += rec.steps[0].CurrentCost
+		}
+		return total
+	}
+	if none, hidden := first(nil), first(map[string]string{"propagate": "hidden"}); hidden >= none {
+		t.Errorf("%s: first steps' total cost %v with propagate=hidden, %v without: want lower", puzzle, hidden, none)
+	}
+}

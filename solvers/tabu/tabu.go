@@ -102,6 +102,7 @@ func Info() sudokulab.SolverInfo {
 			{Name: "aspiration", Kind: sudokulab.ParamBool, Default: false,
 				Doc: "allow a tabu move that reaches a new best cost (not in the paper)", Section: "§6.1 (extension; the paper has no aspiration)"},
 			ac3.Param(ac3.None, "§4.1 initial configuration and moves (extension: Soto et al. 2014 §5)"),
+			ac3.PropagateParam("when the starting grid is built (§4.1, its one constructive step): each column's cells take their missing numbers one by one, each propagated (ac3.Propagator.Fill); the moves then search as without it"),
 		},
 		Presets: []sudokulab.Preset{
 			{Name: "franco-tabu-table2", Description: "Franco et al. tabu search with the Table 2 parameters (Caso 1 solved in 637 iterations)"},
@@ -123,7 +124,7 @@ type config struct {
 	listSize, tenure                 int
 	repeatedIters, colIters, rowIter int64
 	union, aspiration, moveTabu      bool
-	prefilter                        string
+	prefilter, propagate             string
 }
 
 func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
@@ -137,6 +138,7 @@ func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
 		aspiration:    p.Bool("aspiration"),
 		moveTabu:      p.String("tabu-attribute") == Move,
 		prefilter:     p.String(ac3.ParamName),
+		propagate:     p.String(ac3.PropagateParamName),
 	}
 	if !c.union && c.repeatedIters+c.colIters+c.rowIter == 0 {
 		return nil, sudokulab.Errorf(sudokulab.EINVALID, "%s: the phases schedule needs at least one phase with iterations", Name)
@@ -164,6 +166,12 @@ func (sv *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudok
 		return sudokulab.Result{}, err
 	}
 	s := newSearch(puzzle, d, sv.cfg, rng)
+	if sv.cfg.propagate != ac3.PropagateNone {
+		if s.prop, err = ac3.NewPropagator(puzzle.Shape, sv.cfg.propagate); err != nil {
+			return sudokulab.Result{}, err
+		}
+		s.prop.Reset(d.Grid().Cells) // a failure leaves Fill to FillUnit
+	}
 	s.start()
 	res := sudokulab.Result{Status: sudokulab.StatusUnsolved}
 	report := func() {
@@ -251,6 +259,11 @@ type search struct {
 	iter, evals int64
 	bestCost    int
 	bestCells   []uint8
+
+	// prop, with propagate above none, builds the starting grid (Fill over
+	// the columns listed in cols).
+	prop *ac3.Propagator
+	cols []int
 }
 
 func newSearch(puzzle sudokulab.Grid, d *ac3.Domains, cfg config, rng *rand.Rand) *search {
@@ -282,8 +295,16 @@ func newSearch(puzzle sudokulab.Grid, d *ac3.Domains, cfg config, rng *rand.Rand
 // start fills every column with its missing numbers (section 4.1), within
 // the domains, and takes the result as the best so far.
 func (s *search) start() {
-	for c := range s.n {
-		s.d.FillUnit(s.cells, s.n+c, s.rng)
+	if s.prop != nil {
+		s.cols = s.cols[:0]
+		for c := range s.n {
+			s.cols = append(s.cols, s.n+c)
+		}
+		s.prop.Fill(s.cells, s.cols, s.d, s.rng)
+	} else {
+		for c := range s.n {
+			s.d.FillUnit(s.cells, s.n+c, s.rng)
+		}
 	}
 	s.tally.Reset(s.cells)
 	s.evals++ // the full evaluation of the starting grid

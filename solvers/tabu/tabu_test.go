@@ -236,34 +236,10 @@ func TestConformance(t *testing.T) {
 	t.Run("table2-ac3", func(t *testing.T) {
 		solvertest.Run(t, tabu.Info(), solvertest.Options{Params: map[string]string{"prefilter": ac3.AC3}})
 	})
+	t.Run("union-move-propagate", func(t *testing.T) {
+		solvertest.Run(t, tabu.Info(), solvertest.Options{Params: map[string]string{"schedule": tabu.Union, "tabu-attribute": tabu.Move, ac3.PropagateParamName: ac3.PropagateHidden}})
+	})
 }
 
-func BenchmarkIterations(b *testing.B) {
-	for _, bc := range []struct{ name, puzzle, schedule string }{
-		{"caso1-phases", "reseda-medium", tabu.Phases},
-		{"caso1-union", "reseda-medium", tabu.Union},
-		{"no77-union", "sato-no77", tabu.Union},
-	} {
-		b.Run(bc.name, func(b *testing.B) {
-			s, err := tabu.NewSearch(paperdata.MustGet(bc.puzzle).Puzzle, map[string]string{"tabu-attribute": tabu.Move}, 1)
-			if err != nil {
-				b.Fatal(err)
-			}
-			s.Start()
-			hoods := []string{"repeated", "columns", "columns", "columns", "columns", "columns", "columns", "columns", "columns", "columns", "columns",
-				"rows", "rows", "rows", "rows", "rows", "rows", "rows", "rows", "rows", "rows"}
-			b.ReportAllocs()
-			b.ResetTimer()
-			e0 := s.Evaluations()
-			for i := 0; b.Loop(); i++ {
-				if bc.schedule == tabu.Union {
-					s.Step("all")
-				} else {
-					s.Step(hoods[i%len(hoods)])
-				}
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "iterations/s")
-			b.ReportMetric(float64(s.Evaluations()-e0)/b.Elapsed().Seconds(), "evaluations/s")
-		})
-	}
-}
+// TestPropagate checks the propagate setting (solvertest.Propagate).
+func TestPropagate(t *testing.T) { solvertest.Propagate(t, tabu.Info(), "sato-no106") }
