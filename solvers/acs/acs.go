@@ -90,6 +90,8 @@ const (
 	ParamBVE    = "bve"
 	ParamXi     = "xi"
 	ParamGreedy = "greedy"
+	// ParamAntPropagation names how an ant propagates a value it fixes.
+	ParamAntPropagation = "ant-propagation"
 )
 
 // Readings of the choice rule (see the package doc).
@@ -99,6 +101,12 @@ const (
 	GreedyCode = "sudoku-acs"
 	// GreedyEq1 chooses greedily with probability q0, as Eq. 1 says.
 	GreedyEq1 = "eq1"
+)
+
+// Values of the ant-propagation parameter.
+const (
+	PropagatePeers    = "peers"
+	PropagateFixpoint = "fixpoint"
 )
 
 // The paper cited by Info.
@@ -122,12 +130,15 @@ func Info() sudokulab.SolverInfo {
 				Doc: "best value evaporation rho_BVE: delta_best <- delta_best (1 - rho_BVE) every iteration (0: none)", Section: "§3.3 Eq. 7; sudoku_acs --evap"},
 			{Name: ParamXi, Kind: sudokulab.ParamFloat, Default: 0.1, Min: 0, Max: 1,
 				Doc: "local pheromone update xi: tau <- (1-xi) tau + xi tau0 on each value an ant fixes", Section: "§3.2 Eq. 3 (fixed at 0.1 in sudoku_acs)"},
+			{Name: ParamAntPropagation, Kind: sudokulab.ParamChoice, Default: PropagatePeers, Choices: []string{PropagatePeers, PropagateFixpoint},
+				Doc: "peers: the rules of section 3.1 on the peers of each cell fixed, as sudoku_acs applies them; fixpoint (ours): naked and hidden singles to a fixpoint over the whole grid (ac3.Propagator), a value whose propagation meets a contradiction undone and the cell counted as a failure", Section: "§3.1; fixpoint is our extension"},
 			{Name: ParamGreedy, Kind: sudokulab.ParamChoice, Default: GreedyCode, Choices: []string{GreedyCode, GreedyEq1},
 				Doc: "sudoku-acs: greedy choice when a uniform draw exceeds q0 (probability 1-q0), as the public code does; eq1: greedy with probability q0, as Eq. 1 is printed", Section: "§3.2 Eqs. 1-2; sudokuant.cpp StepSolution"},
 		},
 		Presets: []sudokulab.Preset{
 			{Name: "acs-lloyd-amos", Description: "Lloyd and Amos's ACS with the paper's parameters (10 ants, q0 0.9, rho 0.9, rho_BVE 0.005, xi 0.1), choosing as sudoku_acs does"},
 			{Name: "acs-eq1", Description: "the paper's parameters with the choice rule as Eq. 1 is printed (greedy with probability q0)", Set: map[string]string{ParamGreedy: GreedyEq1}},
+			{Name: "acs-fixpoint", Description: "ours: the paper's parameters with ants that propagate each value they fix to a fixpoint of naked and hidden singles (ant-propagation fixpoint)", Set: map[string]string{ParamAntPropagation: PropagateFixpoint}},
 			{Name: "acs-no-bve", Description: "the paper's parameters without best value evaporation (rho_BVE = 0), the ablation of section 3.3", Set: map[string]string{ParamBVE: "0"}},
 		},
 		New: newSolver,
@@ -140,6 +151,7 @@ type config struct {
 	q0, rho, bve float64
 	xi           float64
 	greedyAbove  bool // greedy when u > q0 (sudoku_acs); else when u < q0
+	fixpoint     bool // ants propagate with ac3.Propagator (ant-propagation fixpoint)
 }
 
 func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
@@ -150,6 +162,7 @@ func newSolver(p sudokulab.Params) (sudokulab.Solver, error) {
 		bve:         p.Float(ParamBVE),
 		xi:          p.Float(ParamXi),
 		greedyAbove: p.String(ParamGreedy) == GreedyCode,
+		fixpoint:    p.String(ParamAntPropagation) == PropagateFixpoint,
 	}}, nil
 }
 

@@ -20,6 +20,7 @@ func TestConformance(t *testing.T) {
 		{"defaults", nil},
 		{"eq1", map[string]string{acs.ParamGreedy: acs.GreedyEq1}},
 		{"no-bve-3-ants", map[string]string{acs.ParamBVE: "0", acs.ParamAnts: "3"}},
+		{"fixpoint", map[string]string{acs.ParamAntPropagation: acs.PropagateFixpoint}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			solvertest.Run(t, acs.Info(), solvertest.Options{Params: tc.set, Easy: []string{"sato-no106", "reseda-easy", "sato-sd3"}})
@@ -252,5 +253,48 @@ func TestNoAllocations(t *testing.T) {
 	}
 	if one, many := allocs(1), allocs(300); many != one {
 		t.Errorf("%v allocations for 1 iteration, %v for 300", one, many)
+	}
+}
+
+// TestFixpointAnts checks ant-propagation fixpoint: a whole run allocates
+// no more than a run of one iteration, the same seed repeats the run, and
+// it solves AI Escargot in half the iterations of the peer rules at most
+// (over 10 seeds). Its ants fix fewer cells per iteration: once an ant's
+// grid has no solution, the fixpoint finds a contradiction for nearly every
+// value it tries, where the peer rules let it go on filling cells.
+func TestFixpointAnts(t *testing.T) {
+	p := paperdata.MustGet("ai-escargot").Puzzle
+	set := map[string]string{acs.ParamAntPropagation: acs.PropagateFixpoint}
+	s := solvertest.New(t, acs.Info(), set)
+	allocs := func(gens int64) float64 {
+		return testing.AllocsPerRun(3, func() {
+			if _, err := s.Solve(context.Background(), p, sudokulab.Budget{MaxGenerations: gens}, sudokulab.NewRand(2), nil); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if one, many := allocs(1), allocs(30); many != one {
+		t.Errorf("%v allocations for 1 iteration, %v for 30", one, many)
+	}
+	if a, b := solvertest.Digest(t, acs.Info(), set, "ai-escargot", 20, 5), solvertest.Digest(t, acs.Info(), set, "ai-escargot", 20, 5); a != b {
+		t.Errorf("same seed, different runs:\n%s\n%s", a, b)
+	}
+	iterations := func(set map[string]string) int64 {
+		s := solvertest.New(t, acs.Info(), set)
+		var total int64
+		for seed := int64(1); seed <= 10; seed++ {
+			res, err := s.Solve(context.Background(), p, sudokulab.Budget{MaxGenerations: 500}, sudokulab.NewRand(seed), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != sudokulab.StatusSolved {
+				t.Errorf("%v seed %d: %v after %d iterations", set, seed, res.Status, res.Generations)
+			}
+			total += res.Generations
+		}
+		return total
+	}
+	if peers, fix := iterations(nil), iterations(set); fix*2 > peers {
+		t.Errorf("iterations to solve AI Escargot over 10 seeds: %d with fixpoint ants, %d with peer rules: want half at most", fix, peers)
 	}
 }

@@ -48,6 +48,11 @@ type colony struct {
 	meanCost   float64
 
 	iter, evals int64
+
+	// props, with ant-propagation fixpoint, hold each ant's grid instead
+	// of dom and uf: one propagator per ant, reset to the givens' state at
+	// the start of each iteration.
+	props []*ac3.Propagator
 }
 
 func newColony(shape sudokulab.Shape, cfg config, rng *rand.Rand) *colony {
@@ -90,6 +95,12 @@ func newColony(shape sudokulab.Shape, cfg config, rng *rand.Rand) *colony {
 	for k := range col.pher {
 		col.pher[k] = col.tau0
 	}
+	if cfg.fixpoint {
+		col.props = make([]*ac3.Propagator, cfg.ants)
+		for a := range col.props {
+			col.props[a], _ = ac3.NewPropagator(shape, ac3.PropagateHidden)
+		}
+	}
 	return col
 }
 
@@ -131,6 +142,19 @@ func (col *colony) start(puzzle []uint8) bool {
 					feasible = false
 				}
 				seen |= s
+			}
+		}
+	}
+	if feasible && col.props != nil {
+		// The ants start from the fixpoint of the givens; a contradiction
+		// there proves the puzzle unsolvable.
+		for _, p := range col.props {
+			feasible = feasible && p.Reset(puzzle)
+		}
+		if feasible {
+			p := col.props[0]
+			for i := range d {
+				d[i] = ac3.Single(p.Value(i)) // 0 for an open cell
 			}
 		}
 	}
@@ -243,14 +267,38 @@ func (col *colony) unique(d []ac3.Set, x ac3.Set, u, i int) ac3.Set {
 func (col *colony) iterate() {
 	c, ants := col.c, col.cfg.ants
 	for a := range ants {
-		copy(col.dom[a*c:(a+1)*c], col.initial)
-		copy(col.uf[a*3*col.n:(a+1)*3*col.n], col.initialUF)
+		if col.props != nil {
+			col.props[a].Undo(0)
+		} else {
+			copy(col.dom[a*c:(a+1)*c], col.initial)
+			copy(col.uf[a*3*col.n:(a+1)*3*col.n], col.initialUF)
+		}
 		col.pos[a] = col.rng.IntN(c)
 		col.fail[a] = 0
 	}
 	for range c {
 		for a := range ants {
-			col.step(a)
+			if col.props != nil {
+				col.stepFixpoint(a)
+			} else {
+				col.step(a)
+			}
+		}
+	}
+	if col.props != nil {
+		// The ants' grids as value sets: fixed cells, and 0 for the cells
+		// left open, each a failure.
+		for a, p := range col.props {
+			d := col.dom[a*c : (a+1)*c]
+			col.fail[a] = 0
+			for i := range d {
+				if v := p.Value(i); v != 0 {
+					d[i] = ac3.Single(v)
+				} else {
+					d[i] = 0
+					col.fail[a]++
+				}
+			}
 		}
 	}
 	col.iter++
@@ -305,6 +353,40 @@ func (col *colony) step(a int) {
 	if fixed(x) {
 		return
 	}
+	v := col.choose(i, x)
+	col.setCell(d, col.uf[a*3*n:(a+1)*3*n], i, ac3.Single(v))
+	tau := col.pher[i*n : (i+1)*n]
+	tau[v-1] = tau[v-1]*(1-col.cfg.xi) + col.cfg.xi*col.tau0
+}
+
+// stepFixpoint is step with ant-propagation fixpoint: the ant's grid is its
+// propagator; a value chosen is assigned and propagated to the fixpoint of
+// naked and hidden singles, and one whose propagation meets a
+// contradiction is undone, the cell left open (a failure, counted when the
+// iteration ends). The local update applies to every value chosen.
+func (col *colony) stepFixpoint(a int) {
+	c, n := col.c, col.n
+	p := col.props[a]
+	i := col.pos[a]
+	if col.pos[a]++; col.pos[a] == c {
+		col.pos[a] = 0
+	}
+	if p.Value(i) != 0 {
+		return
+	}
+	v := col.choose(i, p.Candidates(i))
+	mark := p.Mark()
+	if !p.Assign(i, v) {
+		p.Undo(mark)
+	}
+	tau := col.pher[i*n : (i+1)*n]
+	tau[v-1] = tau[v-1]*(1-col.cfg.xi) + col.cfg.xi*col.tau0
+}
+
+// choose picks a value of x (two or more) for cell i by the ACS rule (Eqs.
+// 1 and 2): the value of most pheromone greedily, else by roulette.
+func (col *colony) choose(i int, x ac3.Set) uint8 {
+	n := col.n
 	tau := col.pher[i*n : (i+1)*n]
 	u := col.rng.Float64()
 	var v uint8
@@ -333,6 +415,5 @@ func (col *colony) step(a int) {
 			}
 		}
 	}
-	col.setCell(d, col.uf[a*3*n:(a+1)*3*n], i, ac3.Single(v))
-	tau[v-1] = tau[v-1]*(1-col.cfg.xi) + col.cfg.xi*col.tau0
+	return v
 }

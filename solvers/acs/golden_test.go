@@ -30,6 +30,8 @@ func TestGolden(t *testing.T) {
 		{map[string]string{acs.ParamGreedy: acs.GreedyEq1}, "ai-escargot", 200},
 		{map[string]string{acs.ParamBVE: "0"}, "sato-no106", 200},
 		{map[string]string{acs.ParamAnts: "3", acs.ParamQ0: "0.5", acs.ParamRho: "0.5", acs.ParamXi: "0.3"}, "sato-no77", 200},
+		{map[string]string{acs.ParamAntPropagation: acs.PropagateFixpoint}, "ai-escargot", 200},
+		{map[string]string{acs.ParamAntPropagation: acs.PropagateFixpoint, acs.ParamAnts: "3"}, "sato-sd3", 200},
 	} {
 		for seed := int64(1); seed <= 2; seed++ {
 			lines = append(lines, fmt.Sprintf("%v ", tc.set)+solvertest.Digest(t, info, tc.set, tc.puzzle, tc.gens, seed))
