@@ -141,31 +141,29 @@ func presets() []sudokulab.Preset {
 	)
 	// The AC3 prefilter (an extension, Soto et al. 2014 §5) on the main
 	// settings, to measure its effect one parameter away.
-	for _, base := range []string{"reseda-table1-both-a0.7", "reseda-table3-zones3", "reseda-table3-zones27", "reseda-sec5.1-recommended", "reseda-sec5.2-brute-force"} {
-		for _, p := range ps {
-			if p.Name != base {
-				continue
-			}
-			set := map[string]string{ac3.ParamName: ac3.AC3}
-			for k, v := range p.Set {
-				set[k] = v
-			}
-			ps = append(ps, sudokulab.Preset{Name: base + "-ac3", Description: p.Description + "; after the AC3 prefilter (initialization and sampling within the pruned domains)", Set: set})
-			break
-		}
-	}
+	ps = derive(ps, []string{"reseda-table1-both-a0.7", "reseda-table3-zones3", "reseda-table3-zones27", "reseda-sec5.1-recommended", "reseda-sec5.2-brute-force"},
+		"-ac3", ac3.ParamName, ac3.AC3, "after the AC3 prefilter (initialization and sampling within the pruned domains)")
 	// Propagation inside the sampling (the shared propagate setting), on
 	// the settings of section 5.1 and 5.2.
-	for _, base := range []string{"reseda-sec5.1-recommended", "reseda-sec5.2-brute-force"} {
+	ps = derive(ps, []string{"reseda-sec5.1-recommended", "reseda-sec5.2-brute-force"},
+		"-propagate", ac3.PropagateParamName, ac3.PropagateHidden, "each sampled cell propagated (naked and hidden singles), the next cells drawn from what is left")
+	return ps
+}
+
+// derive appends to ps, for each preset named in bases, a preset called
+// its name and suffix with parameter param set to value, its description
+// extended by what.
+func derive(ps []sudokulab.Preset, bases []string, suffix, param, value, what string) []sudokulab.Preset {
+	for _, base := range bases {
 		for _, p := range ps {
 			if p.Name != base {
 				continue
 			}
-			set := map[string]string{ac3.PropagateParamName: ac3.PropagateHidden}
+			set := map[string]string{param: value}
 			for k, v := range p.Set {
 				set[k] = v
 			}
-			ps = append(ps, sudokulab.Preset{Name: base + "-propagate", Description: p.Description + "; each sampled cell propagated (naked and hidden singles), the next cells drawn from what is left", Set: set})
+			ps = append(ps, sudokulab.Preset{Name: base + suffix, Description: p.Description + "; " + what, Set: set})
 			break
 		}
 	}

@@ -88,7 +88,9 @@ func CompareGolden(t *testing.T, path, got string, update bool) {
 // setting arrived after the solver, so none must change nothing), and
 // propagate=hidden starts from better grids: the CurrentCost of the first
 // step each run reports (its starting grid or first population), summed
-// over 20 seeds, is lower than without propagation.
+// over 20 seeds, is lower than without propagation; with it a seed repeats
+// its run on AI Escargot, and a run allocates no more than a run of one
+// generation.
 func Propagate(t *testing.T, info sudokulab.SolverInfo, puzzle string) {
 	t.Helper()
 	budget := sudokulab.Budget{MaxGenerations: 100}
@@ -112,7 +114,23 @@ func Propagate(t *testing.T, info sudokulab.SolverInfo, puzzle string) {
 		}
 		return total
 	}
-	if none, hidden := first(nil), first(map[string]string{"propagate": "hidden"}); hidden >= none {
-		t.Errorf("%s: first steps' total cost %v with propagate=hidden, %v without: want lower", puzzle, hidden, none)
+	hidden := map[string]string{"propagate": "hidden"}
+	if none, prop := first(nil), first(hidden); prop >= none {
+		t.Errorf("%s: first steps' total cost %v with propagate=hidden, %v without: want lower", puzzle, prop, none)
+	}
+	// With propagation too, a seed repeats its run and a run allocates
+	// no more than a run of one generation.
+	esc := paperdata.MustGet("ai-escargot").Puzzle
+	s := New(t, info, hidden)
+	if a, b := Fingerprint(t, s, "ai-escargot", budget, 9), Fingerprint(t, s, "ai-escargot", budget, 9); a != b {
+		t.Errorf("propagate=hidden: seed 9 gave fingerprints %s and %s", a, b)
+	}
+	allocs := func(gens int64) float64 {
+		return testing.AllocsPerRun(3, func() {
+			_, _ = s.Solve(context.Background(), esc, sudokulab.Budget{MaxGenerations: gens}, sudokulab.NewRand(4), nil)
+		})
+	}
+	if one, many := allocs(1), allocs(40); many != one {
+		t.Errorf("propagate=hidden: %v allocations for 1 generation, %v for 40", one, many)
 	}
 }
