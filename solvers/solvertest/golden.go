@@ -98,19 +98,10 @@ func Propagate(t *testing.T, info sudokulab.SolverInfo, puzzle string) {
 	if got := Fingerprint(t, New(t, info, map[string]string{"propagate": "none"}), puzzle, budget, 1); got != def {
 		t.Errorf("propagate=none: fingerprint %s, defaults %s", got, def)
 	}
-	p := paperdata.MustGet(puzzle).Puzzle
 	first := func(set map[string]string) float64 {
-		s := New(t, info, set)
 		total := 0.0
 		for seed := int64(1); seed <= 20; seed++ {
-			rec := &recorder{}
-			if _, err := s.Solve(context.Background(), p, sudokulab.Budget{MaxGenerations: 1}, sudokulab.NewRand(seed), rec); err != nil {
-				t.Fatal(err)
-			}
-			if len(rec.steps) == 0 {
-				t.Fatal("no step reported")
-			}
-			total += rec.steps[0].CurrentCost
+			total += FirstCost(t, info, set, puzzle, seed)
 		}
 		return total
 	}
@@ -133,4 +124,19 @@ func Propagate(t *testing.T, info sudokulab.SolverInfo, puzzle string) {
 	if one, many := allocs(1), allocs(40); many != one {
 		t.Errorf("propagate=hidden: %v allocations for 1 generation, %v for 40", one, many)
 	}
+}
+
+// FirstCost runs the solver (info with set) on the named paper puzzle for
+// one generation with seed and returns the CurrentCost of the first step it
+// reports: the cost of its starting grid, or its first population's mean.
+func FirstCost(t *testing.T, info sudokulab.SolverInfo, set map[string]string, puzzle string, seed int64) float64 {
+	t.Helper()
+	rec := &recorder{}
+	if _, err := New(t, info, set).Solve(context.Background(), paperdata.MustGet(puzzle).Puzzle, sudokulab.Budget{MaxGenerations: 1}, sudokulab.NewRand(seed), rec); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.steps) == 0 {
+		t.Fatal("no step reported")
+	}
+	return rec.steps[0].CurrentCost
 }
