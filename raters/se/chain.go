@@ -1,0 +1,996 @@
+package se
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// cause says why a chain's potential follows from its parents
+// (diuf/sudoku/solver/rules/chaining/Potential.java, Potential.Cause).
+type cause int8
+
+const (
+	causeNone cause = iota
+	causeNakedSingle
+	causeHiddenBox
+	causeHiddenRow
+	causeHiddenCol
+	causeAdvanced
+)
+
+var regionCause = [3]cause{causeHiddenBox, causeHiddenRow, causeHiddenCol}
+
+func causeRegionType(c cause) int {
+	switch c {
+	case causeHiddenBox:
+		return box
+	case causeHiddenRow:
+		return row
+	}
+	return col
+}
+
+// pot is SE's Potential: "cell holds value" (on) or its negation (off),
+// with the potentials it follows from. Two pots are equal when cell, value
+// and on are; parents do not count.
+type pot struct {
+	cell, value int
+	on          bool
+	parents     []*pot
+	cause       cause
+	nested      *hint
+}
+
+const potKeys = 81 * 10 * 2
+
+func (p *pot) key() int {
+	k := (p.cell*10 + p.value) * 2
+	if p.on {
+		k++
+	}
+	return k
+}
+
+func potKey(cell, value int, on bool) int {
+	k := (cell*10 + value) * 2
+	if on {
+		k++
+	}
+	return k
+}
+
+// potSet is diuf/sudoku/tools/LinkedSet.java over a LinkedHashMap: the
+// first instance added keeps its place in the iteration order, and get
+// returns the instance added last.
+type potSet struct {
+	keys []*pot
+	vals []*pot
+	idx  [potKeys]int32
+}
+
+func newPotSet(ps ...*pot) *potSet {
+	s := &potSet{}
+	for _, p := range ps {
+		s.add(p)
+	}
+	return s
+}
+
+func (s *potSet) add(p *pot) {
+	k := p.key()
+	if i := s.idx[k]; i > 0 {
+		s.vals[i-1] = p
+		return
+	}
+	s.keys = append(s.keys, p)
+	s.vals = append(s.vals, p)
+	s.idx[k] = int32(len(s.keys))
+}
+
+func (s *potSet) has(k int) bool { return s.idx[k] > 0 }
+
+func (s *potSet) get(k int) *pot {
+	if i := s.idx[k]; i > 0 {
+		return s.vals[i-1]
+	}
+	return nil
+}
+
+func (s *potSet) clone() *potSet {
+	c := &potSet{keys: append([]*pot(nil), s.keys...), vals: append([]*pot(nil), s.vals...)}
+	c.idx = s.idx
+	return c
+}
+
+func (s *potSet) retain(o *potSet) {
+	keys, vals := s.keys[:0], s.vals[:0]
+	for i, p := range s.keys {
+		k := p.key()
+		if o.has(k) {
+			keys = append(keys, p)
+			vals = append(vals, s.vals[i])
+			s.idx[k] = int32(len(keys))
+		} else {
+			s.idx[k] = 0
+		}
+	}
+	s.keys, s.vals = keys, vals
+}
+
+// Chain hint kinds.
+const (
+	kindCycle = iota + 1
+	kindForcing
+	kindBinary
+	kindCell
+	kindRegion
+)
+
+// chainHint holds what the chaining hints of
+// diuf/sudoku/solver/rules/chaining/*Hint.java keep.
+type chainHint struct {
+	rule    *chaining
+	kind    int
+	targets []*pot // getChainsTargets, in order
+	result  *pot   // getResult
+	x, y    bool   // X- and Y-links allowed (cycles and forcing chains)
+	absurd  bool
+	region  [2]int // region chains: type and index
+	// complexity is getComplexity: flat plus nested.
+	complexity int
+	sortKey    int
+}
+
+// chaining is diuf/sudoku/solver/rules/chaining/Chaining.java: cycles and
+// forcing chains (6.5-7.x), Nishio (7.5), multiple (8.0), dynamic (8.5),
+// dynamic with singles, intersections, pairs and X-wings nested (level 1,
+// 9.0), and with forcing chains (level 2, 9.5), multiple forcing chains
+// (level 3, 10.0) and dynamic forcing chains (level 4, 10.5) nested.
+type chaining struct {
+	multiple, dynamic, nishio bool
+	level, nestingLimit       int
+	other                     []producer
+}
+
+func newChaining(multiple, dynamic, nishio bool, level, nestingLimit int) *chaining {
+	c := &chaining{multiple: multiple, dynamic: dynamic, nishio: nishio, level: level, nestingLimit: nestingLimit}
+	if level > 0 {
+		// Chaining.getAdvancedPotentials, for the standard grid.
+		c.other = []producer{locking{}, hiddenSet{degree: 2}, nakedSet{degree: 2}, fisherman{degree: 2}}
+		if level < 4 {
+			if level >= 2 {
+				c.other = append(c.other, newChaining(false, false, false, 0, 0))
+			}
+			if level >= 3 {
+				c.other = append(c.other, newChaining(true, false, false, 0, 0))
+			}
+		} else {
+			c.other = append(c.other, newChaining(true, true, false, nestingLimit, 0))
+		}
+	}
+	return c
+}
+
+func (c *chaining) difficulty() float64 {
+	switch {
+	case c.level > 0:
+		return 8.5 + 0.5*float64(c.level)
+	case c.nishio:
+		return 7.5
+	case c.dynamic:
+		return 8.5
+	}
+	return 8.0
+}
+
+func (c *chaining) hints(g *grid, acc accumulator) bool {
+	for _, h := range c.hintList(g) {
+		if !acc(h) {
+			return false
+		}
+	}
+	return true
+}
+
+// hintList is Chaining.getHintList: every hint, easiest first.
+func (c *chaining) hintList(g *grid) []*hint {
+	var result []*hint
+	if c.multiple || c.dynamic {
+		result = c.multipleChains(g)
+	} else {
+		result = c.loops(g, false, true)
+		result = append(result, c.loops(g, true, false)...)
+		result = append(result, c.loops(g, true, true)...)
+	}
+	sort.SliceStable(result, func(i, j int) bool {
+		a, b := result[i], result[j]
+		if a.diff != b.diff {
+			return a.diff < b.diff
+		}
+		if a.chain.complexity != b.chain.complexity {
+			return a.chain.complexity < b.chain.complexity
+		}
+		return a.chain.sortKey < b.chain.sortKey
+	})
+	return result
+}
+
+func (c *chaining) loops(g *grid, y, x bool) []*hint {
+	var result []*hint
+	for cell := 0; cell < 81; cell++ {
+		if g.val[cell] != 0 || count(g.cand[cell]) <= 1 {
+			continue
+		}
+		for v := 1; v <= 9; v++ {
+			if g.has(cell, v) {
+				result = c.unary(g, &pot{cell: cell, value: v, on: true}, result, y, x)
+			}
+		}
+	}
+	return result
+}
+
+// emptyGrid stands for the fresh saveGrid of a Chaining that never ran
+// doChaining: it has no candidates, so cycles and forcing chains find no
+// hidden parents.
+var emptyGrid grid
+
+func (c *chaining) unary(g *grid, pOn *pot, result []*hint, y, x bool) []*hint {
+	if !x && count(g.cand[pOn.cell]) > 2 {
+		return result
+	}
+	var cycles, chains []*pot
+	toOn, toOff := newPotSet(pOn), newPotSet()
+	cycles = c.cycles(g, toOn, toOff, y, x, cycles, pOn)
+	if x {
+		toOn, toOff = newPotSet(pOn), newPotSet()
+		chains = c.forcingChains(g, toOn, toOff, y, chains, pOn)
+		pOff := &pot{cell: pOn.cell, value: pOn.value}
+		toOn, toOff = newPotSet(), newPotSet(pOff)
+		chains = c.forcingChains(g, toOn, toOff, y, chains, pOff)
+	}
+	for _, dstOn := range cycles {
+		dstOff := reversedCycle(dstOn)
+		if h := c.cycleHint(g, dstOn, dstOff, y, x); h.worth() {
+			result = append(result, h)
+		}
+	}
+	for _, t := range chains {
+		if h := c.forcingChainHint(g, t, y, x); h.worth() {
+			result = append(result, h)
+		}
+	}
+	return result
+}
+
+func reversedCycle(org *pot) *pot {
+	var list []*pot
+	for org != nil {
+		rev := &pot{cell: org.cell, value: org.value, on: !org.on, cause: org.cause}
+		list = append([]*pot{rev}, list...)
+		if len(org.parents) > 0 {
+			org = org.parents[0]
+		} else {
+			org = nil
+		}
+	}
+	for i := 0; i+1 < len(list); i++ {
+		list[i].parents = append(list[i].parents, list[i+1])
+	}
+	return list[0]
+}
+
+// onToOff is Chaining.getOnToOff: what p being on turns off.
+func onToOff(g *grid, p *pot, y bool) []*pot {
+	var out []*pot
+	if y {
+		for v := 1; v <= 9; v++ {
+			if v != p.value && g.has(p.cell, v) {
+				out = append(out, &pot{cell: p.cell, value: v, parents: []*pot{p}, cause: causeNakedSingle})
+			}
+		}
+	}
+	var added [81]bool
+	added[p.cell] = true
+	for _, t := range []int{box, row, col} {
+		for _, c := range regionCells[t][cellRegion[p.cell][t]] {
+			if !added[c] && g.has(c, p.value) {
+				out = append(out, &pot{cell: c, value: p.value, parents: []*pot{p}, cause: regionCause[t]})
+				added[c] = true
+			}
+		}
+	}
+	return out
+}
+
+// offToOn is Chaining.getOffToOn: what p being off turns on, with the
+// candidates removed since source as extra parents.
+func offToOn(g *grid, p *pot, source *grid, offs *potSet, y, x bool) []*pot {
+	var out []*pot
+	if y && count(g.cand[p.cell]) == 2 {
+		other := first(g.cand[p.cell] &^ bit(p.value))
+		on := &pot{cell: p.cell, value: other, on: true, parents: []*pot{p}, cause: causeNakedSingle}
+		for v := 1; v <= 9; v++ {
+			if source.has(p.cell, v) && !g.has(p.cell, v) {
+				if parent := offs.get(potKey(p.cell, v, false)); parent != nil {
+					on.parents = append(on.parents, parent)
+				}
+			}
+		}
+		out = append(out, on)
+	}
+	if x {
+		for _, t := range []int{box, row, col} {
+			r := cellRegion[p.cell][t]
+			other := -1
+			for _, c := range regionCells[t][r] {
+				if c == p.cell || !g.has(c, p.value) {
+					continue
+				}
+				if other >= 0 {
+					other = -1
+					break
+				}
+				other = c
+			}
+			if other < 0 {
+				continue
+			}
+			on := &pot{cell: other, value: p.value, on: true, parents: []*pot{p}, cause: regionCause[t]}
+			for _, c := range regionCells[t][r] {
+				if source.has(c, p.value) && !g.has(c, p.value) {
+					if parent := offs.get(potKey(c, p.value, false)); parent != nil {
+						on.parents = append(on.parents, parent)
+					}
+				}
+			}
+			out = append(out, on)
+		}
+	}
+	return out
+}
+
+func isParent(child, parent *pot) bool {
+	for len(child.parents) > 0 {
+		child = child.parents[0]
+		if child.key() == parent.key() {
+			return true
+		}
+	}
+	return false
+}
+
+// cycles is Chaining.doCycles.
+func (c *chaining) cycles(g *grid, toOn, toOff *potSet, y, x bool, cycles []*pot, source *pot) []*pot {
+	pendingOn := append([]*pot(nil), toOn.keys...)
+	pendingOff := append([]*pot(nil), toOff.keys...)
+	length := 0
+	for len(pendingOn) > 0 || len(pendingOff) > 0 {
+		length++
+		for len(pendingOn) > 0 {
+			p := pendingOn[0]
+			pendingOn = pendingOn[1:]
+			for _, off := range onToOff(g, p, y) {
+				if !isParent(p, off) {
+					pendingOff = append(pendingOff, off)
+					toOff.add(off)
+				}
+			}
+		}
+		length++
+		for len(pendingOff) > 0 {
+			p := pendingOff[0]
+			pendingOff = pendingOff[1:]
+			for _, on := range offToOn(g, p, &emptyGrid, toOff, y, x) {
+				if length >= 4 && on.key() == source.key() {
+					cycles = append(cycles, on)
+				}
+				if !toOn.has(on.key()) {
+					pendingOn = append(pendingOn, on)
+					toOn.add(on)
+				}
+			}
+		}
+	}
+	return cycles
+}
+
+func containsPot(list []*pot, k int) bool {
+	for _, p := range list {
+		if p.key() == k {
+			return true
+		}
+	}
+	return false
+}
+
+// forcingChains is Chaining.doForcingChains.
+func (c *chaining) forcingChains(g *grid, toOn, toOff *potSet, y bool, chains []*pot, source *pot) []*pot {
+	pendingOn := append([]*pot(nil), toOn.keys...)
+	pendingOff := append([]*pot(nil), toOff.keys...)
+	sk := source.key()
+	for len(pendingOn) > 0 || len(pendingOff) > 0 {
+		for len(pendingOn) > 0 {
+			p := pendingOn[0]
+			pendingOn = pendingOn[1:]
+			for _, off := range onToOff(g, p, y) {
+				if potKey(off.cell, off.value, true) == sk && !containsPot(chains, off.key()) {
+					chains = append(chains, off)
+				}
+				if !toOff.has(off.key()) {
+					pendingOff = append(pendingOff, off)
+					toOff.add(off)
+				}
+			}
+		}
+		for len(pendingOff) > 0 {
+			p := pendingOff[0]
+			pendingOff = pendingOff[1:]
+			for _, on := range offToOn(g, p, &emptyGrid, toOff, y, true) {
+				if potKey(on.cell, on.value, false) == sk && !containsPot(chains, on.key()) {
+					chains = append(chains, on)
+				}
+				if !toOn.has(on.key()) {
+					pendingOn = append(pendingOn, on)
+					toOn.add(on)
+				}
+			}
+		}
+	}
+	return chains
+}
+
+// chain is Chaining.doChaining: it follows the implications of toOn and
+// toOff, turning candidates off in a copy of g when dynamic, and returns
+// the two potentials of a contradiction, or nils.
+func (c *chaining) chain(g0 *grid, toOn, toOff *potSet) (*pot, *pot) {
+	save := *g0
+	g := *g0
+	pendingOn := append([]*pot(nil), toOn.keys...)
+	pendingOff := append([]*pot(nil), toOff.keys...)
+	for {
+		if len(pendingOn) > 0 {
+			p := pendingOn[0]
+			pendingOn = pendingOn[1:]
+			for _, off := range onToOff(&g, p, !c.nishio) {
+				if on := toOn.get(potKey(off.cell, off.value, true)); on != nil {
+					return on, off
+				}
+				if !toOff.has(off.key()) {
+					toOff.add(off)
+					pendingOff = append(pendingOff, off)
+				}
+			}
+			continue
+		}
+		if len(pendingOff) > 0 {
+			p := pendingOff[0]
+			pendingOff = pendingOff[1:]
+			makeOn := offToOn(&g, p, &save, toOff, !c.nishio, true)
+			if c.dynamic {
+				g.cand[p.cell] &^= bit(p.value)
+			}
+			for _, on := range makeOn {
+				if off := toOff.get(potKey(on.cell, on.value, false)); off != nil {
+					return on, off
+				}
+				if !toOn.has(on.key()) {
+					toOn.add(on)
+					pendingOn = append(pendingOn, on)
+				}
+			}
+			continue
+		}
+		if c.level == 0 {
+			return nil, nil
+		}
+		more := false
+		for _, off := range c.advanced(&g, &save, toOff) {
+			if !toOff.has(off.key()) {
+				toOff.add(off)
+				pendingOff = append(pendingOff, off)
+				more = true
+			}
+		}
+		if !more {
+			return nil, nil
+		}
+	}
+}
+
+// advanced is Chaining.getAdvancedPotentials: the candidates the first
+// nested rule that finds anything removes on the reduced grid, each with
+// the off potentials the rule needed as parents.
+func (c *chaining) advanced(g, source *grid, offs *potSet) []*pot {
+	var result []*pot
+	for _, rule := range c.other {
+		rule.hints(g, func(h *hint) bool {
+			parents := h.parents(source, g)
+			if len(parents) == 0 {
+				return true
+			}
+			var real []*pot
+			for _, p := range parents {
+				if r := offs.get(p.key()); r != nil {
+					real = append(real, r)
+				}
+			}
+			var nested *hint
+			if h.chain != nil {
+				nested = h
+			}
+			for _, e := range hashOrder(h.elims) {
+				for m := e.mask; m != 0; m &= m - 1 {
+					result = append(result, &pot{cell: e.cell, value: first(m), cause: causeAdvanced, nested: nested, parents: real})
+				}
+			}
+			return true
+		})
+		if len(result) > 0 {
+			break
+		}
+	}
+	return result
+}
+
+// hashOrder orders a hint's eliminations as Java iterates a
+// HashMap<Cell, BitSet> whose cells hash to their index: by index modulo
+// the table size, then in insertion order.
+func hashOrder(es []elim) []elim {
+	size := 16
+	for float64(len(es)) > 0.75*float64(size) {
+		size *= 2
+	}
+	out := append([]elim(nil), es...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].cell%size < out[j].cell%size })
+	return out
+}
+
+// ancestors is Potential.getAncestorCount: the distinct potentials p
+// follows from, p included.
+func ancestors(p *pot) int {
+	return len(chainOf(p))
+}
+
+// chainOf is ChainingHint.getChain: p and its ancestors, breadth first,
+// each potential once.
+func chainOf(p *pot) []*pot {
+	var done [potKeys]bool
+	var out []*pot
+	todo := []*pot{p}
+	for len(todo) > 0 {
+		var next []*pot
+		for _, q := range todo {
+			if k := q.key(); !done[k] {
+				done[k] = true
+				out = append(out, q)
+				next = append(next, q.parents...)
+			}
+		}
+		todo = next
+	}
+	return out
+}
+
+// fullChainKey identifies a nested chain as FullChain.equals does: by its
+// targets and their chains.
+func fullChainKey(h *hint) string {
+	var b strings.Builder
+	for _, t := range h.chain.targets {
+		for _, p := range chainOf(t) {
+			b.WriteString(strconv.Itoa(p.key()))
+			b.WriteByte(',')
+		}
+		b.WriteByte(';')
+	}
+	return b.String()
+}
+
+// finish computes a chain hint's complexity and difficulty
+// (ChainingHint.getComplexity and getLengthDifficulty).
+func finish(h *hint, flat int, base float64) *hint {
+	ch := h.chain
+	nested := 0
+	seen := map[string]bool{}
+	for _, t := range ch.targets {
+		for _, p := range chainOf(t) {
+			if p.nested != nil {
+				k := fullChainKey(p.nested)
+				if !seen[k] {
+					seen[k] = true
+					nested += p.nested.chain.complexity
+				}
+			}
+		}
+	}
+	ch.complexity = flat + nested
+	added, ceil, odd := 0.0, 4, false
+	for length := ch.complexity - 2; length > ceil; {
+		added += 0.1
+		if !odd {
+			ceil = ceil * 3 / 2
+		} else {
+			ceil = ceil * 4 / 3
+		}
+		odd = !odd
+	}
+	h.diff = base + added
+	if r := ch.result; r != nil && r.on {
+		h.cell, h.value = r.cell, r.value
+	}
+	h.parents = ch.ruleParents
+	return h
+}
+
+// ruleParents is ChainingHint.getRuleParents.
+func (ch *chainHint) ruleParents(initial, current *grid) []pot {
+	var out []pot
+	var seen [potKeys]bool
+	addPot := func(c, v int) {
+		if k := potKey(c, v, false); !seen[k] {
+			seen[k] = true
+			out = append(out, pot{cell: c, value: v})
+		}
+	}
+	for _, t := range ch.targets {
+		var done [potKeys]bool
+		todo := []*pot{t}
+		for len(todo) > 0 {
+			var next []*pot
+			for _, p := range todo {
+				if done[p.key()] {
+					continue
+				}
+				done[p.key()] = true
+				cs := p.cause
+				if cs == causeNone {
+					switch ch.kind {
+					case kindCell:
+						cs = causeNakedSingle
+					case kindRegion:
+						cs = regionCause[ch.region[0]]
+					}
+				}
+				if p.on && cs != causeNone {
+					if cs == causeNakedSingle {
+						for v := 1; v <= 9; v++ {
+							if initial.has(p.cell, v) && !current.has(p.cell, v) {
+								addPot(p.cell, v)
+							}
+						}
+					} else {
+						t := causeRegionType(cs)
+						for _, c := range regionCells[t][cellRegion[p.cell][t]] {
+							if initial.has(c, p.value) && !current.has(c, p.value) {
+								addPot(c, p.value)
+							}
+						}
+					}
+				}
+				next = append(next, p.parents...)
+			}
+			todo = next
+		}
+	}
+	return out
+}
+
+func (c *chaining) cycleHint(g *grid, dstOn, dstOff *pot, y, x bool) *hint {
+	var cells [81]bool
+	var ncells int
+	for p := dstOn; len(p.parents) > 0; p = p.parents[0] {
+		if !cells[p.cell] {
+			cells[p.cell] = true
+			ncells++
+		}
+	}
+	var forw, back []int // off potential keys, in order
+	var inForw, inBack [potKeys]bool
+	for p := dstOn; len(p.parents) > 0; p = p.parents[0] {
+		for _, o := range peers[p.cell] {
+			if cells[o] || !g.has(o, p.value) {
+				continue
+			}
+			k := potKey(o, p.value, false)
+			if p.on && !inForw[k] {
+				inForw[k] = true
+				forw = append(forw, k)
+			} else if !p.on && !inBack[k] {
+				inBack[k] = true
+				back = append(back, k)
+			}
+		}
+	}
+	h := &hint{cell: -1}
+	for _, k := range forw {
+		if inBack[k] {
+			h.elims = addElim(h.elims, k/20, (k/2)%10)
+		}
+	}
+	h.chain = &chainHint{rule: c, kind: kindCycle, targets: []*pot{dstOn, dstOff}, x: x, y: y}
+	base := 6.5
+	switch {
+	case x && y:
+		h.name, base, h.chain.sortKey = "Bidirectional Cycle", 7.0, 4
+	case y:
+		h.name, h.chain.sortKey = "Bidirectional Y-Cycle", 3
+	default:
+		h.name, h.chain.sortKey = "Bidirectional X-Cycle", 2
+		if ncells == 4 {
+			h.name = "Generalized X-Wing"
+		}
+	}
+	return finish(h, ancestors(dstOn), base)
+}
+
+func addElim(es []elim, c, v int) []elim {
+	for i := range es {
+		if es[i].cell == c {
+			es[i].mask |= bit(v)
+			return es
+		}
+	}
+	return append(es, elim{c, bit(v)})
+}
+
+// removal is the candidates a chain's target removes: the target itself
+// when off, the cell's other candidates when on.
+func removal(g *grid, target *pot) []elim {
+	if !target.on {
+		return []elim{{target.cell, bit(target.value)}}
+	}
+	if m := g.cand[target.cell] &^ bit(target.value); m != 0 {
+		return []elim{{target.cell, m}}
+	}
+	return nil
+}
+
+func (c *chaining) forcingChainHint(g *grid, target *pot, y, x bool) *hint {
+	h := &hint{cell: -1, elims: removal(g, target)}
+	h.chain = &chainHint{rule: c, kind: kindForcing, targets: []*pot{target}, result: target, x: x, y: y}
+	base := 6.6
+	switch {
+	case x && y:
+		h.name, base, h.chain.sortKey = "Forcing Chain", 7.0, 4
+	case y:
+		h.name, h.chain.sortKey = "Forcing Y-Chain", 3
+	default:
+		h.name, h.chain.sortKey = "Forcing X-Chain", 2
+		if ancestors(target) == 6 {
+			h.name = "Turbot Fish"
+		}
+	}
+	return finish(h, ancestors(target), base)
+}
+
+func (c *chaining) namePrefix() string {
+	switch {
+	case c.level > 0:
+		return "Dynamic "
+	case c.nishio:
+		return "Nishio "
+	case c.dynamic:
+		return "Dynamic "
+	}
+	return ""
+}
+
+func nestedSuffix(level int) string {
+	switch {
+	case level == 1:
+		return " (+)"
+	case level == 2:
+		return " (+ Forcing Chains)"
+	case level == 3:
+		return " (+ Multiple Forcing Chains)"
+	case level == 4:
+		return " (+ Dynamic Forcing Chains)"
+	case level >= 5:
+		return " (+ Dynamic Forcing Chains" + nestedSuffix(level-3) + ")"
+	}
+	return ""
+}
+
+func (c *chaining) nameSuffix() string {
+	return " Chains" + nestedSuffix(c.level)
+}
+
+// binaryHint is BinaryChainingHint: a contradiction or a double
+// implication from one candidate being on and off.
+func (c *chaining) binaryHint(dstOn, dstOff, source *pot, elims []elim, absurd bool) *hint {
+	h := &hint{cell: -1, elims: elims}
+	ch := &chainHint{rule: c, kind: kindBinary, targets: []*pot{dstOn, dstOff}, absurd: absurd, sortKey: 1}
+	if absurd {
+		ch.sortKey = 7
+	}
+	if c.nishio || absurd {
+		ch.result = &pot{cell: source.cell, value: source.value, on: !source.on}
+	} else {
+		ch.result = dstOn
+	}
+	h.chain = ch
+	switch {
+	case c.nishio:
+		h.name = c.namePrefix() + "Forcing" + c.nameSuffix()
+	case absurd:
+		h.name = c.namePrefix() + "Contradiction Forcing" + c.nameSuffix()
+	default:
+		h.name = c.namePrefix() + "Double Forcing" + c.nameSuffix()
+	}
+	return finish(h, ancestors(dstOn)+ancestors(dstOff), c.difficulty())
+}
+
+func (c *chaining) onHint(g *grid, dstOn, dstOff, source, target *pot, absurd bool) *hint {
+	var es []elim
+	if m := g.cand[target.cell] &^ bit(target.value); m != 0 {
+		es = []elim{{target.cell, m}}
+	}
+	return c.binaryHint(dstOn, dstOff, source, es, absurd)
+}
+
+func (c *chaining) offHint(dstOn, dstOff, source, target *pot, absurd bool) *hint {
+	return c.binaryHint(dstOn, dstOff, source, []elim{{target.cell, bit(target.value)}}, absurd)
+}
+
+func (c *chaining) multipleChains(g *grid) []*hint {
+	var result []*hint
+	for cell := 0; cell < 81; cell++ {
+		if g.val[cell] != 0 {
+			continue
+		}
+		n := count(g.cand[cell])
+		if n > 2 || (n > 1 && c.dynamic) {
+			result = c.multipleForCell(g, cell, n, result)
+		}
+	}
+	return result
+}
+
+func (c *chaining) multipleForCell(g *grid, cell, n int, result []*hint) []*hint {
+	valueToOn := map[int]*potSet{}
+	valueToOff := map[int]*potSet{}
+	var cellToOn, cellToOff *potSet
+	for v := 1; v <= 9; v++ {
+		if !g.has(cell, v) {
+			continue
+		}
+		pOn := &pot{cell: cell, value: v, on: true}
+		pOff := &pot{cell: cell, value: v}
+		onToOn, onToOff := newPotSet(), newPotSet()
+		double := n >= 3 && !c.nishio && c.dynamic
+		contradiction := c.dynamic || c.nishio
+		result = c.binary(g, pOn, pOff, result, onToOn, onToOff, double, contradiction)
+		if !c.nishio {
+			result = c.regionChains(g, result, cell, v, onToOn, onToOff)
+		}
+		valueToOn[v], valueToOff[v] = onToOn, onToOff
+		if cellToOn == nil {
+			cellToOn, cellToOff = onToOn.clone(), onToOff.clone()
+		} else {
+			cellToOn.retain(onToOn)
+			cellToOff.retain(onToOff)
+		}
+	}
+	if !c.nishio && (n == 2 || (c.multiple && n > 2)) {
+		for _, set := range []struct {
+			s  *potSet
+			by map[int]*potSet
+		}{{cellToOn, valueToOn}, {cellToOff, valueToOff}} {
+			for _, p := range set.s.keys {
+				if h := c.cellHint(g, cell, p, set.by); h.worth() {
+					result = append(result, h)
+				}
+			}
+		}
+	}
+	return result
+}
+
+func (c *chaining) binary(g *grid, pOn, pOff *pot, result []*hint, onToOn, onToOff *potSet, reduction, contradiction bool) []*hint {
+	offToOn, offToOff := newPotSet(), newPotSet()
+	onToOn.add(pOn)
+	if a, b := c.chain(g, onToOn, onToOff); contradiction && a != nil {
+		if h := c.offHint(a, b, pOn, pOn, true); h.worth() {
+			result = append(result, h)
+		}
+	}
+	offToOff.add(pOff)
+	if a, b := c.chain(g, offToOn, offToOff); contradiction && a != nil {
+		if h := c.onHint(g, a, b, pOff, pOff, true); h.worth() {
+			result = append(result, h)
+		}
+	}
+	if reduction {
+		for _, p := range onToOn.keys {
+			if q := offToOn.get(p.key()); q != nil {
+				if h := c.onHint(g, p, q, pOn, p, false); h.worth() {
+					result = append(result, h)
+				}
+			}
+		}
+		for _, p := range onToOff.keys {
+			if q := offToOff.get(p.key()); q != nil {
+				if h := c.offHint(p, q, pOff, q, false); h.worth() {
+					result = append(result, h)
+				}
+			}
+		}
+	}
+	return result
+}
+
+func (c *chaining) regionChains(g *grid, result []*hint, cell, v int, onToOn, onToOff *potSet) []*hint {
+	for _, t := range []int{box, row, col} {
+		r := cellRegion[cell][t]
+		pos := g.positions(t, r, v)
+		n := count(pos)
+		if !(n == 2 || (c.multiple && n > 2)) {
+			continue
+		}
+		if regionCells[t][r][first(pos)] != cell {
+			continue
+		}
+		posToOn := map[int]*potSet{}
+		posToOff := map[int]*potSet{}
+		var regionToOn, regionToOff *potSet
+		for m := pos; m != 0; m &= m - 1 {
+			i := first(m)
+			other := regionCells[t][r][i]
+			if other == cell {
+				posToOn[i], posToOff[i] = onToOn, onToOff
+				regionToOn, regionToOff = onToOn.clone(), onToOff.clone()
+				continue
+			}
+			otherToOn, otherToOff := newPotSet(&pot{cell: other, value: v, on: true}), newPotSet()
+			c.chain(g, otherToOn, otherToOff)
+			posToOn[i], posToOff[i] = otherToOn, otherToOff
+			regionToOn.retain(otherToOn)
+			regionToOff.retain(otherToOff)
+		}
+		for _, set := range []struct {
+			s  *potSet
+			by map[int]*potSet
+		}{{regionToOn, posToOn}, {regionToOff, posToOff}} {
+			for _, p := range set.s.keys {
+				if h := c.regionHint(g, t, r, v, p, set.by); h.worth() {
+					result = append(result, h)
+				}
+			}
+		}
+	}
+	return result
+}
+
+func (c *chaining) cellHint(g *grid, cell int, target *pot, outcomes map[int]*potSet) *hint {
+	h := &hint{cell: -1, elims: removal(g, target)}
+	ch := &chainHint{rule: c, kind: kindCell, sortKey: 5}
+	flat := 0
+	for v := 1; v <= 9; v++ {
+		if g.has(cell, v) {
+			p := outcomes[v].get(target.key())
+			ch.targets = append(ch.targets, p)
+			flat += ancestors(p)
+		}
+	}
+	ch.result = ch.targets[0]
+	h.chain = ch
+	h.name = c.namePrefix() + "Cell Forcing" + c.nameSuffix()
+	return finish(h, flat, c.difficulty())
+}
+
+func (c *chaining) regionHint(g *grid, t, r, v int, target *pot, outcomes map[int]*potSet) *hint {
+	h := &hint{cell: -1, elims: removal(g, target)}
+	ch := &chainHint{rule: c, kind: kindRegion, sortKey: 6, region: [2]int{t, r}}
+	flat := 0
+	pos := g.positions(t, r, v)
+	for m := pos; m != 0; m &= m - 1 {
+		p := outcomes[first(m)].get(target.key())
+		ch.targets = append(ch.targets, p)
+		flat += ancestors(p)
+	}
+	ch.result = ch.targets[0]
+	h.chain = ch
+	h.name = c.namePrefix() + "Region Forcing" + c.nameSuffix()
+	return finish(h, flat, c.difficulty())
+}
