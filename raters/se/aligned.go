@@ -1,5 +1,7 @@
 package se
 
+import "math/bits"
+
 // alignedExclusion is diuf/sudoku/solver/rules/AlignedPairExclusion.java
 // (degree 2, 6.2) and AlignedExclusion.java (degree 3, 7.5): a candidate
 // of an aligned set of cells goes when every combination of the set's
@@ -9,7 +11,8 @@ type alignedExclusion struct{ degree int }
 
 func (a alignedExclusion) hints(g *grid, acc accumulator) bool {
 	var cands []int
-	var excluders [81][]int
+	var excluders [81]cellSet
+	var exList [81][]int
 	for c := 0; c < 81; c++ {
 		if count(g.cand[c]) < 2 {
 			continue
@@ -26,37 +29,42 @@ func (a alignedExclusion) hints(g *grid, acc accumulator) bool {
 		}
 		if !single && len(ex) > 0 {
 			cands = append(cands, c)
-			excluders[c] = ex
+			exList[c] = ex
+			for _, e := range ex {
+				excluders[c].add(e)
+			}
 		}
 	}
 	if len(cands) < a.degree {
 		return true
 	}
-	var isCand [81]bool
+	var isCand cellSet
 	for _, c := range cands {
-		isCand[c] = true
+		isCand.add(c)
 	}
+	var cells [3]int
 	// Twomutations order: (0,1), (0,2), (1,2), (0,3), ...
 	for n2 := 1; n2 < len(cands); n2++ {
 		for n1 := 0; n1 < n2; n1++ {
 			c0, c1 := cands[n1], cands[n2]
 			if a.degree == 2 {
-				if !a.try(g, []int{c0, c1}, excluders[:], acc) {
+				cells[0], cells[1] = c0, c1
+				if !a.try(g, cells[:2], excluders[c0].and(excluders[c1]), exList[c0], acc) {
 					return false
 				}
 				continue
 			}
-			var twin []int
-			var in [81]bool
-			for _, e := range append(append([]int(nil), excluders[c0]...), excluders[c1]...) {
-				if !in[e] && isCand[e] && e != c0 && e != c1 {
-					in[e] = true
-					twin = append(twin, e)
-				}
-			}
-			for _, t := range twin {
-				if !a.try(g, []int{c0, c1, t}, excluders[:], acc) {
-					return false
+			var in cellSet
+			for _, list := range [2][]int{exList[c0], exList[c1]} {
+				for _, e := range list {
+					if in.has(e) || !isCand.has(e) || e == c0 || e == c1 {
+						continue
+					}
+					in.add(e)
+					cells[0], cells[1], cells[2] = c0, c1, e
+					if !a.try(g, cells[:3], excluders[c0].and(excluders[c1]).and(excluders[e]), exList[c0], acc) {
+						return false
+					}
 				}
 			}
 		}
@@ -64,75 +72,71 @@ func (a alignedExclusion) hints(g *grid, acc accumulator) bool {
 	return true
 }
 
-func (a alignedExclusion) try(g *grid, cells []int, excluders [][]int, acc accumulator) bool {
-	var common []int
-	for _, e := range excluders[cells[0]] {
-		all := true
-		for _, c := range cells[1:] {
-			found := false
-			for _, f := range excluders[c] {
-				if f == e {
-					found = true
-					break
-				}
-			}
-			if !found {
-				all = false
-				break
-			}
-		}
-		if all {
-			common = append(common, e)
-		}
-	}
-	if len(common) < 2 {
+// cellSet is a set of cells as two words.
+type cellSet [2]uint64
+
+func (s *cellSet) add(c int)            { s[c>>6] |= 1 << uint(c&63) }
+func (s cellSet) has(c int) bool        { return s[c>>6]&(1<<uint(c&63)) != 0 }
+func (s cellSet) and(o cellSet) cellSet { return cellSet{s[0] & o[0], s[1] & o[1]} }
+func (s cellSet) size() int             { return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) }
+
+// try tests one aligned set; order lists the first cell's excluders in
+// SE's order, of which common are those shared by every cell.
+func (a alignedExclusion) try(g *grid, cells []int, common cellSet, order []int, acc accumulator) bool {
+	if common.size() < 2 {
 		return true
+	}
+	var ex [20]uint16
+	n := 0
+	for _, e := range order {
+		if common.has(e) {
+			ex[n] = g.cand[e]
+			n++
+		}
 	}
 	// allowed[i] collects the values of cells[i] that some allowed
 	// combination uses.
-	allowed := make([]uint16, len(cells))
-	vals := make([]int, len(cells))
-	var walk func(i int)
-	walk = func(i int) {
-		if i == len(cells) {
-			for x := 0; x < len(cells); x++ {
-				for y := x + 1; y < len(cells); y++ {
+	var allowed [3]uint16
+	var vals [3]int
+	k := len(cells)
+	var walk func(i int, used uint16)
+	walk = func(i int, used uint16) {
+		if i == k {
+			for x := 0; x < k; x++ {
+				for y := x + 1; y < k; y++ {
 					if vals[x] == vals[y] && isPeer[cells[x]][cells[y]] {
 						return
 					}
 				}
 			}
-			var used uint16
-			for _, v := range vals {
-				used |= bit(v)
-			}
-			for _, e := range common {
-				if g.cand[e]&^used == 0 {
+			for _, e := range ex[:n] {
+				if e&^used == 0 {
 					return
 				}
 			}
-			for x, v := range vals {
-				allowed[x] |= bit(v)
+			for x := 0; x < k; x++ {
+				allowed[x] |= bit(vals[x])
 			}
 			return
 		}
 		for m := g.cand[cells[i]]; m != 0; m &= m - 1 {
 			vals[i] = first(m)
-			walk(i + 1)
+			walk(i+1, used|bit(vals[i]))
 		}
 	}
-	walk(0)
-	h := &hint{cell: -1, name: "Aligned Pair Exclusion", diff: 6.2}
+	walk(0, 0)
+	var elims []elim
+	for i, c := range cells {
+		if m := g.cand[c] &^ allowed[i]; m != 0 {
+			elims = append(elims, elim{c, m})
+		}
+	}
+	if len(elims) == 0 {
+		return true
+	}
+	h := &hint{cell: -1, name: "Aligned Pair Exclusion", diff: 6.2, elims: elims}
 	if a.degree == 3 {
 		h.name, h.diff = "Aligned Triplet Exclusion", 7.5
 	}
-	for i, c := range cells {
-		if m := g.cand[c] &^ allowed[i]; m != 0 {
-			h.elims = append(h.elims, elim{c, m})
-		}
-	}
-	if h.worth() {
-		return acc(h)
-	}
-	return true
+	return acc(h)
 }

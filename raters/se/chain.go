@@ -40,16 +40,17 @@ type pot struct {
 	parents     []*pot
 	cause       cause
 	nested      *hint
+	one         [1]*pot // backing store for a single parent
+	k           int32   // key, cached
 }
 
 const potKeys = 81 * 10 * 2
 
-func (p *pot) key() int {
-	k := (p.cell*10 + p.value) * 2
-	if p.on {
-		k++
-	}
-	return k
+func (p *pot) key() int { return int(p.k) }
+
+// mkpot returns the parentless potential (cell, value, on).
+func mkpot(cell, value int, on bool) pot {
+	return pot{cell: cell, value: value, on: on, k: int32(potKey(cell, value, on))}
 }
 
 func potKey(cell, value int, on bool) int {
@@ -66,15 +67,8 @@ func potKey(cell, value int, on bool) int {
 type potSet struct {
 	keys []*pot
 	vals []*pot
+	ks   []int32 // the keys of keys, kept apart: pots are reused
 	idx  [potKeys]int32
-}
-
-func newPotSet(ps ...*pot) *potSet {
-	s := &potSet{}
-	for _, p := range ps {
-		s.add(p)
-	}
-	return s
 }
 
 func (s *potSet) add(p *pot) {
@@ -85,6 +79,7 @@ func (s *potSet) add(p *pot) {
 	}
 	s.keys = append(s.keys, p)
 	s.vals = append(s.vals, p)
+	s.ks = append(s.ks, int32(k))
 	s.idx[k] = int32(len(s.keys))
 }
 
@@ -97,25 +92,20 @@ func (s *potSet) get(k int) *pot {
 	return nil
 }
 
-func (s *potSet) clone() *potSet {
-	c := &potSet{keys: append([]*pot(nil), s.keys...), vals: append([]*pot(nil), s.vals...)}
-	c.idx = s.idx
-	return c
-}
-
 func (s *potSet) retain(o *potSet) {
-	keys, vals := s.keys[:0], s.vals[:0]
+	keys, vals, ks := s.keys[:0], s.vals[:0], s.ks[:0]
 	for i, p := range s.keys {
 		k := p.key()
 		if o.has(k) {
 			keys = append(keys, p)
 			vals = append(vals, s.vals[i])
+			ks = append(ks, int32(k))
 			s.idx[k] = int32(len(keys))
 		} else {
 			s.idx[k] = 0
 		}
 	}
-	s.keys, s.vals = keys, vals
+	s.keys, s.vals, s.ks = keys, vals, ks
 }
 
 // Chain hint kinds.
@@ -151,6 +141,101 @@ type chaining struct {
 	multiple, dynamic, nishio bool
 	level, nestingLimit       int
 	other                     []producer
+
+	// Scratch, reset by each hintList: pots are handed out of chunks,
+	// sets come from a pool, and chain results are memoized by their
+	// starting potential (the grid does not change within one call).
+	chunks [][]pot
+	ci, pi int
+	sets   []*potSet
+	nsets int
+	memo  map[int]*chainResult
+	links  []link
+	links2 []link
+}
+
+// chainResult is what chain computed from one starting potential.
+type chainResult struct {
+	toOn, toOff *potSet
+	a, b        *pot
+}
+
+// newPot returns a fresh potential with at most one parent.
+// The pots of a step are dead once the step is applied, so reset lets the
+// next step reuse their memory.
+func (c *chaining) newPot(cell, value int, on bool, parent *pot, cs cause) *pot {
+	if c.ci == len(c.chunks) {
+		c.chunks = append(c.chunks, make([]pot, 4096))
+	}
+	p := &c.chunks[c.ci][c.pi]
+	if c.pi++; c.pi == len(c.chunks[c.ci]) {
+		c.ci, c.pi = c.ci+1, 0
+	}
+	*p = pot{cell: cell, value: value, on: on, cause: cs, k: int32(potKey(cell, value, on))}
+	if parent != nil {
+		p.one[0] = parent
+		p.parents = p.one[:1:1]
+	}
+	return p
+}
+
+// reset frees every pot this rule and its nested rules made: Rate calls
+// it between steps, when no hint of the last step is referenced any more.
+func (c *chaining) reset() {
+	c.ci, c.pi = 0, 0
+	for _, o := range c.other {
+		if n, ok := o.(*chaining); ok {
+			n.reset()
+		}
+	}
+}
+
+// set returns an empty set from the pool, holding ps.
+func (c *chaining) set(ps ...*pot) *potSet {
+	var s *potSet
+	if c.nsets < len(c.sets) {
+		s = c.sets[c.nsets]
+		for _, k := range s.ks {
+			s.idx[k] = 0
+		}
+		s.keys, s.vals, s.ks = s.keys[:0], s.vals[:0], s.ks[:0]
+	} else {
+		s = &potSet{}
+		c.sets = append(c.sets, s)
+	}
+	c.nsets++
+	for _, p := range ps {
+		s.add(p)
+	}
+	return s
+}
+
+// cloneSet returns a pooled copy of s.
+func (c *chaining) cloneSet(s *potSet) *potSet {
+	d := c.set()
+	d.keys = append(d.keys, s.keys...)
+	d.vals = append(d.vals, s.vals...)
+	d.ks = append(d.ks, s.ks...)
+	for i, k := range d.ks {
+		d.idx[k] = int32(i + 1)
+	}
+	return d
+}
+
+// chainFrom is chain from one starting potential, memoized.
+func (c *chaining) chainFrom(g *grid, start *pot) *chainResult {
+	if r, ok := c.memo[start.key()]; ok {
+		return r
+	}
+	r := &chainResult{toOn: c.set(), toOff: c.set()}
+	if start.on {
+		r.toOn.add(start)
+	} else {
+		r.toOff.add(start)
+	}
+	r.a, r.b = c.chain(g, r.toOn, r.toOff)
+	c.memo[start.key()] = r
+	return r
 }
 
 func newChaining(multiple, dynamic, nishio bool, level, nestingLimit int) *chaining {
@@ -195,6 +280,8 @@ func (c *chaining) hints(g *grid, acc accumulator) bool {
 
 // hintList is Chaining.getHintList: every hint, easiest first.
 func (c *chaining) hintList(g *grid) []*hint {
+	c.nsets = 0
+	c.memo = map[int]*chainResult{}
 	var result []*hint
 	if c.multiple || c.dynamic {
 		result = c.multipleChains(g)
@@ -224,7 +311,7 @@ func (c *chaining) loops(g *grid, y, x bool) []*hint {
 		}
 		for v := 1; v <= 9; v++ {
 			if g.has(cell, v) {
-				result = c.unary(g, &pot{cell: cell, value: v, on: true}, result, y, x)
+				result = c.unary(g, c.newPot(cell, v, true, nil, causeNone), result, y, x)
 			}
 		}
 	}
@@ -241,13 +328,13 @@ func (c *chaining) unary(g *grid, pOn *pot, result []*hint, y, x bool) []*hint {
 		return result
 	}
 	var cycles, chains []*pot
-	toOn, toOff := newPotSet(pOn), newPotSet()
+	toOn, toOff := c.set(pOn), c.set()
 	cycles = c.cycles(g, toOn, toOff, y, x, cycles, pOn)
 	if x {
-		toOn, toOff = newPotSet(pOn), newPotSet()
+		toOn, toOff = c.set(pOn), c.set()
 		chains = c.forcingChains(g, toOn, toOff, y, chains, pOn)
-		pOff := &pot{cell: pOn.cell, value: pOn.value}
-		toOn, toOff = newPotSet(), newPotSet(pOff)
+		pOff := c.newPot(pOn.cell, pOn.value, false, nil, causeNone)
+		toOn, toOff = c.set(), c.set(pOff)
 		chains = c.forcingChains(g, toOn, toOff, y, chains, pOff)
 	}
 	for _, dstOn := range cycles {
@@ -267,7 +354,7 @@ func (c *chaining) unary(g *grid, pOn *pot, result []*hint, y, x bool) []*hint {
 func reversedCycle(org *pot) *pot {
 	var list []*pot
 	for org != nil {
-		rev := &pot{cell: org.cell, value: org.value, on: !org.on, cause: org.cause}
+		rev := &pot{cell: org.cell, value: org.value, on: !org.on, cause: org.cause, k: int32(potKey(org.cell, org.value, !org.on))}
 		list = append([]*pot{rev}, list...)
 		if len(org.parents) > 0 {
 			org = org.parents[0]
@@ -281,13 +368,21 @@ func reversedCycle(org *pot) *pot {
 	return list[0]
 }
 
-// onToOff is Chaining.getOnToOff: what p being on turns off.
-func onToOff(g *grid, p *pot, y bool) []*pot {
-	var out []*pot
+// link is one implication: the candidate (cell, value) and why.
+type link struct {
+	cell, value int
+	cs          cause
+	t           int // the region type of a hidden single, -1 for the cell
+}
+
+// onLinks is Chaining.getOnToOff: what p being on turns off, in SE's
+// order. The potentials are made only when a caller keeps them (offPot).
+func (ch *chaining) onLinks(g *grid, p *pot, y bool) []link {
+	out := ch.links[:0]
 	if y {
 		for v := 1; v <= 9; v++ {
 			if v != p.value && g.has(p.cell, v) {
-				out = append(out, &pot{cell: p.cell, value: v, parents: []*pot{p}, cause: causeNakedSingle})
+				out = append(out, link{p.cell, v, causeNakedSingle, -1})
 			}
 		}
 	}
@@ -296,21 +391,46 @@ func onToOff(g *grid, p *pot, y bool) []*pot {
 	for _, t := range []int{box, row, col} {
 		for _, c := range regionCells[t][cellRegion[p.cell][t]] {
 			if !added[c] && g.has(c, p.value) {
-				out = append(out, &pot{cell: c, value: p.value, parents: []*pot{p}, cause: regionCause[t]})
+				out = append(out, link{c, p.value, regionCause[t], t})
 				added[c] = true
 			}
 		}
 	}
+	ch.links = out
 	return out
 }
 
-// offToOn is Chaining.getOffToOn: what p being off turns on, with the
-// candidates removed since source as extra parents.
-func offToOn(g *grid, p *pot, source *grid, offs *potSet, y, x bool) []*pot {
-	var out []*pot
+func (ch *chaining) offPot(p *pot, l link) *pot {
+	return ch.newPot(l.cell, l.value, false, p, l.cs)
+}
+
+// offLinks is Chaining.getOffToOn: what p being off turns on.
+func (ch *chaining) offLinks(g *grid, p *pot, y, x bool) []link {
+	out := ch.links2[:0]
 	if y && count(g.cand[p.cell]) == 2 {
-		other := first(g.cand[p.cell] &^ bit(p.value))
-		on := &pot{cell: p.cell, value: other, on: true, parents: []*pot{p}, cause: causeNakedSingle}
+		out = append(out, link{p.cell, first(g.cand[p.cell] &^ bit(p.value)), causeNakedSingle, -1})
+	}
+	if x {
+		for _, t := range []int{box, row, col} {
+			r := cellRegion[p.cell][t]
+			if m := g.pos[t][r][p.value] &^ (1 << cellPos[p.cell][t]); m != 0 && m&(m-1) == 0 {
+				out = append(out, link{regionCells[t][r][first(m)], p.value, regionCause[t], t})
+			}
+		}
+	}
+	ch.links2 = out
+	return out
+}
+
+// onPot makes the potential of an off-to-on link, with the candidates
+// removed since source as extra parents (addHiddenParentsOfCell and
+// addHiddenParentsOfRegion); g must be the grid the link was found on.
+func (ch *chaining) onPot(g *grid, p *pot, source *grid, offs *potSet, l link) *pot {
+	on := ch.newPot(l.cell, l.value, true, p, l.cs)
+	if source == &emptyGrid {
+		return on
+	}
+	if l.t < 0 {
 		for v := 1; v <= 9; v++ {
 			if source.has(p.cell, v) && !g.has(p.cell, v) {
 				if parent := offs.get(potKey(p.cell, v, false)); parent != nil {
@@ -318,47 +438,30 @@ func offToOn(g *grid, p *pot, source *grid, offs *potSet, y, x bool) []*pot {
 				}
 			}
 		}
-		out = append(out, on)
+		return on
 	}
-	if x {
-		for _, t := range []int{box, row, col} {
-			r := cellRegion[p.cell][t]
-			other := -1
-			for _, c := range regionCells[t][r] {
-				if c == p.cell || !g.has(c, p.value) {
-					continue
-				}
-				if other >= 0 {
-					other = -1
-					break
-				}
-				other = c
+	for _, c := range regionCells[l.t][cellRegion[p.cell][l.t]] {
+		if source.has(c, p.value) && !g.has(c, p.value) {
+			if parent := offs.get(potKey(c, p.value, false)); parent != nil {
+				on.parents = append(on.parents, parent)
 			}
-			if other < 0 {
-				continue
-			}
-			on := &pot{cell: other, value: p.value, on: true, parents: []*pot{p}, cause: regionCause[t]}
-			for _, c := range regionCells[t][r] {
-				if source.has(c, p.value) && !g.has(c, p.value) {
-					if parent := offs.get(potKey(c, p.value, false)); parent != nil {
-						on.parents = append(on.parents, parent)
-					}
-				}
-			}
-			out = append(out, on)
 		}
 	}
-	return out
+	return on
 }
 
-func isParent(child, parent *pot) bool {
-	for len(child.parents) > 0 {
-		child = child.parents[0]
-		if child.key() == parent.key() {
+// isParentLink is Chaining.isParent for the potential l would make from p:
+// whether it occurs up p's first-parent line, p included.
+func isParentLink(p *pot, l link) bool {
+	k := potKey(l.cell, l.value, false)
+	for q := p; ; q = q.parents[0] {
+		if q.key() == k {
 			return true
 		}
+		if len(q.parents) == 0 {
+			return false
+		}
 	}
-	return false
 }
 
 // cycles is Chaining.doCycles.
@@ -371,8 +474,9 @@ func (c *chaining) cycles(g *grid, toOn, toOff *potSet, y, x bool, cycles []*pot
 		for len(pendingOn) > 0 {
 			p := pendingOn[0]
 			pendingOn = pendingOn[1:]
-			for _, off := range onToOff(g, p, y) {
-				if !isParent(p, off) {
+			for _, l := range c.onLinks(g, p, y) {
+				if !isParentLink(p, l) {
+					off := c.offPot(p, l)
 					pendingOff = append(pendingOff, off)
 					toOff.add(off)
 				}
@@ -382,11 +486,17 @@ func (c *chaining) cycles(g *grid, toOn, toOff *potSet, y, x bool, cycles []*pot
 		for len(pendingOff) > 0 {
 			p := pendingOff[0]
 			pendingOff = pendingOff[1:]
-			for _, on := range offToOn(g, p, &emptyGrid, toOff, y, x) {
-				if length >= 4 && on.key() == source.key() {
+			for _, l := range c.offLinks(g, p, y, x) {
+				k := potKey(l.cell, l.value, true)
+				cycle := length >= 4 && k == source.key()
+				if !cycle && toOn.has(k) {
+					continue
+				}
+				on := c.onPot(g, p, &emptyGrid, toOff, l)
+				if cycle {
 					cycles = append(cycles, on)
 				}
-				if !toOn.has(on.key()) {
+				if !toOn.has(k) {
 					pendingOn = append(pendingOn, on)
 					toOn.add(on)
 				}
@@ -414,11 +524,17 @@ func (c *chaining) forcingChains(g *grid, toOn, toOff *potSet, y bool, chains []
 		for len(pendingOn) > 0 {
 			p := pendingOn[0]
 			pendingOn = pendingOn[1:]
-			for _, off := range onToOff(g, p, y) {
-				if potKey(off.cell, off.value, true) == sk && !containsPot(chains, off.key()) {
+			for _, l := range c.onLinks(g, p, y) {
+				k := potKey(l.cell, l.value, false)
+				target := potKey(l.cell, l.value, true) == sk && !containsPot(chains, k)
+				if !target && toOff.has(k) {
+					continue
+				}
+				off := c.offPot(p, l)
+				if target {
 					chains = append(chains, off)
 				}
-				if !toOff.has(off.key()) {
+				if !toOff.has(k) {
 					pendingOff = append(pendingOff, off)
 					toOff.add(off)
 				}
@@ -427,11 +543,17 @@ func (c *chaining) forcingChains(g *grid, toOn, toOff *potSet, y bool, chains []
 		for len(pendingOff) > 0 {
 			p := pendingOff[0]
 			pendingOff = pendingOff[1:]
-			for _, on := range offToOn(g, p, &emptyGrid, toOff, y, true) {
-				if potKey(on.cell, on.value, false) == sk && !containsPot(chains, on.key()) {
+			for _, l := range c.offLinks(g, p, y, true) {
+				k := potKey(l.cell, l.value, true)
+				target := potKey(l.cell, l.value, false) == sk && !containsPot(chains, k)
+				if !target && toOn.has(k) {
+					continue
+				}
+				on := c.onPot(g, p, &emptyGrid, toOff, l)
+				if target {
 					chains = append(chains, on)
 				}
-				if !toOn.has(on.key()) {
+				if !toOn.has(k) {
 					pendingOn = append(pendingOn, on)
 					toOn.add(on)
 				}
@@ -453,11 +575,12 @@ func (c *chaining) chain(g0 *grid, toOn, toOff *potSet) (*pot, *pot) {
 		if len(pendingOn) > 0 {
 			p := pendingOn[0]
 			pendingOn = pendingOn[1:]
-			for _, off := range onToOff(&g, p, !c.nishio) {
-				if on := toOn.get(potKey(off.cell, off.value, true)); on != nil {
-					return on, off
+			for _, l := range c.onLinks(&g, p, !c.nishio) {
+				if on := toOn.get(potKey(l.cell, l.value, true)); on != nil {
+					return on, c.offPot(p, l)
 				}
-				if !toOff.has(off.key()) {
+				if !toOff.has(potKey(l.cell, l.value, false)) {
+					off := c.offPot(p, l)
 					toOff.add(off)
 					pendingOff = append(pendingOff, off)
 				}
@@ -467,18 +590,20 @@ func (c *chaining) chain(g0 *grid, toOn, toOff *potSet) (*pot, *pot) {
 		if len(pendingOff) > 0 {
 			p := pendingOff[0]
 			pendingOff = pendingOff[1:]
-			makeOn := offToOn(&g, p, &save, toOff, !c.nishio, true)
-			if c.dynamic {
-				g.cand[p.cell] &^= bit(p.value)
-			}
-			for _, on := range makeOn {
-				if off := toOff.get(potKey(on.cell, on.value, false)); off != nil {
-					return on, off
+			// The potentials are made before p goes off the grid, as
+			// getOffToOn runs before Potential.off in doChaining.
+			for _, l := range c.offLinks(&g, p, !c.nishio, true) {
+				if off := toOff.get(potKey(l.cell, l.value, false)); off != nil {
+					return c.onPot(&g, p, &save, toOff, l), off
 				}
-				if !toOn.has(on.key()) {
+				if !toOn.has(potKey(l.cell, l.value, true)) {
+					on := c.onPot(&g, p, &save, toOff, l)
 					toOn.add(on)
 					pendingOn = append(pendingOn, on)
 				}
+			}
+			if c.dynamic {
+				g.remove(p.cell, bit(p.value))
 			}
 			continue
 		}
@@ -522,7 +647,7 @@ func (c *chaining) advanced(g, source *grid, offs *potSet) []*pot {
 			}
 			for _, e := range hashOrder(h.elims) {
 				for m := e.mask; m != 0; m &= m - 1 {
-					result = append(result, &pot{cell: e.cell, value: first(m), cause: causeAdvanced, nested: nested, parents: real})
+					result = append(result, &pot{cell: e.cell, value: first(m), cause: causeAdvanced, nested: nested, parents: real, k: int32(potKey(e.cell, first(m), false))})
 				}
 			}
 			return true
@@ -630,7 +755,7 @@ func (ch *chainHint) ruleParents(initial, current *grid) []pot {
 	addPot := func(c, v int) {
 		if k := potKey(c, v, false); !seen[k] {
 			seen[k] = true
-			out = append(out, pot{cell: c, value: v})
+			out = append(out, mkpot(c, v, false))
 		}
 	}
 	for _, t := range ch.targets {
@@ -805,7 +930,7 @@ func (c *chaining) binaryHint(dstOn, dstOff, source *pot, elims []elim, absurd b
 		ch.sortKey = 7
 	}
 	if c.nishio || absurd {
-		ch.result = &pot{cell: source.cell, value: source.value, on: !source.on}
+		ch.result = &pot{cell: source.cell, value: source.value, on: !source.on, k: int32(potKey(source.cell, source.value, !source.on))}
 	} else {
 		ch.result = dstOn
 	}
@@ -848,76 +973,76 @@ func (c *chaining) multipleChains(g *grid) []*hint {
 }
 
 func (c *chaining) multipleForCell(g *grid, cell, n int, result []*hint) []*hint {
-	valueToOn := map[int]*potSet{}
-	valueToOff := map[int]*potSet{}
+	var valueToOn, valueToOff [10]*potSet
 	var cellToOn, cellToOff *potSet
 	for v := 1; v <= 9; v++ {
 		if !g.has(cell, v) {
 			continue
 		}
-		pOn := &pot{cell: cell, value: v, on: true}
-		pOff := &pot{cell: cell, value: v}
-		onToOn, onToOff := newPotSet(), newPotSet()
 		double := n >= 3 && !c.nishio && c.dynamic
 		contradiction := c.dynamic || c.nishio
-		result = c.binary(g, pOn, pOff, result, onToOn, onToOff, double, contradiction)
+		var onToOn, onToOff *potSet
+		result, onToOn, onToOff = c.binary(g, cell, v, result, double, contradiction)
 		if !c.nishio {
 			result = c.regionChains(g, result, cell, v, onToOn, onToOff)
 		}
 		valueToOn[v], valueToOff[v] = onToOn, onToOff
 		if cellToOn == nil {
-			cellToOn, cellToOff = onToOn.clone(), onToOff.clone()
+			cellToOn, cellToOff = c.cloneSet(onToOn), c.cloneSet(onToOff)
 		} else {
 			cellToOn.retain(onToOn)
 			cellToOff.retain(onToOff)
 		}
 	}
 	if !c.nishio && (n == 2 || (c.multiple && n > 2)) {
-		for _, set := range []struct {
-			s  *potSet
-			by map[int]*potSet
-		}{{cellToOn, valueToOn}, {cellToOff, valueToOff}} {
-			for _, p := range set.s.keys {
-				if h := c.cellHint(g, cell, p, set.by); h.worth() {
-					result = append(result, h)
-				}
+		for _, p := range cellToOn.keys {
+			if h := c.cellHint(g, cell, p, valueToOn[:]); h.worth() {
+				result = append(result, h)
+			}
+		}
+		for _, p := range cellToOff.keys {
+			if h := c.cellHint(g, cell, p, valueToOff[:]); h.worth() {
+				result = append(result, h)
 			}
 		}
 	}
 	return result
 }
 
-func (c *chaining) binary(g *grid, pOn, pOff *pot, result []*hint, onToOn, onToOff *potSet, reduction, contradiction bool) []*hint {
-	offToOn, offToOff := newPotSet(), newPotSet()
-	onToOn.add(pOn)
-	if a, b := c.chain(g, onToOn, onToOff); contradiction && a != nil {
-		if h := c.offHint(a, b, pOn, pOn, true); h.worth() {
+// binary is Chaining.doBinaryChaining from cell holding v and not holding
+// it; it returns the hints and what v being on implies.
+func (c *chaining) binary(g *grid, cell, v int, result []*hint, reduction, contradiction bool) ([]*hint, *potSet, *potSet) {
+	on := c.chainFrom(g, c.newPot(cell, v, true, nil, causeNone))
+	pOn := on.toOn.keys[0]
+	if contradiction && on.a != nil {
+		if h := c.offHint(on.a, on.b, pOn, pOn, true); h.worth() {
 			result = append(result, h)
 		}
 	}
-	offToOff.add(pOff)
-	if a, b := c.chain(g, offToOn, offToOff); contradiction && a != nil {
-		if h := c.onHint(g, a, b, pOff, pOff, true); h.worth() {
+	off := c.chainFrom(g, c.newPot(cell, v, false, nil, causeNone))
+	pOff := off.toOff.keys[0]
+	if contradiction && off.a != nil {
+		if h := c.onHint(g, off.a, off.b, pOff, pOff, true); h.worth() {
 			result = append(result, h)
 		}
 	}
 	if reduction {
-		for _, p := range onToOn.keys {
-			if q := offToOn.get(p.key()); q != nil {
+		for _, p := range on.toOn.keys {
+			if q := off.toOn.get(p.key()); q != nil {
 				if h := c.onHint(g, p, q, pOn, p, false); h.worth() {
 					result = append(result, h)
 				}
 			}
 		}
-		for _, p := range onToOff.keys {
-			if q := offToOff.get(p.key()); q != nil {
+		for _, p := range on.toOff.keys {
+			if q := off.toOff.get(p.key()); q != nil {
 				if h := c.offHint(p, q, pOff, q, false); h.worth() {
 					result = append(result, h)
 				}
 			}
 		}
 	}
-	return result
+	return result, on.toOn, on.toOff
 }
 
 func (c *chaining) regionChains(g *grid, result []*hint, cell, v int, onToOn, onToOff *potSet) []*hint {
@@ -931,38 +1056,36 @@ func (c *chaining) regionChains(g *grid, result []*hint, cell, v int, onToOn, on
 		if regionCells[t][r][first(pos)] != cell {
 			continue
 		}
-		posToOn := map[int]*potSet{}
-		posToOff := map[int]*potSet{}
+		var posToOn, posToOff [9]*potSet
 		var regionToOn, regionToOff *potSet
 		for m := pos; m != 0; m &= m - 1 {
 			i := first(m)
 			other := regionCells[t][r][i]
 			if other == cell {
 				posToOn[i], posToOff[i] = onToOn, onToOff
-				regionToOn, regionToOff = onToOn.clone(), onToOff.clone()
+				regionToOn, regionToOff = c.cloneSet(onToOn), c.cloneSet(onToOff)
 				continue
 			}
-			otherToOn, otherToOff := newPotSet(&pot{cell: other, value: v, on: true}), newPotSet()
-			c.chain(g, otherToOn, otherToOff)
-			posToOn[i], posToOff[i] = otherToOn, otherToOff
-			regionToOn.retain(otherToOn)
-			regionToOff.retain(otherToOff)
+			res := c.chainFrom(g, c.newPot(other, v, true, nil, causeNone))
+			posToOn[i], posToOff[i] = res.toOn, res.toOff
+			regionToOn.retain(res.toOn)
+			regionToOff.retain(res.toOff)
 		}
-		for _, set := range []struct {
-			s  *potSet
-			by map[int]*potSet
-		}{{regionToOn, posToOn}, {regionToOff, posToOff}} {
-			for _, p := range set.s.keys {
-				if h := c.regionHint(g, t, r, v, p, set.by); h.worth() {
-					result = append(result, h)
-				}
+		for _, p := range regionToOn.keys {
+			if h := c.regionHint(g, t, r, v, p, posToOn[:]); h.worth() {
+				result = append(result, h)
+			}
+		}
+		for _, p := range regionToOff.keys {
+			if h := c.regionHint(g, t, r, v, p, posToOff[:]); h.worth() {
+				result = append(result, h)
 			}
 		}
 	}
 	return result
 }
 
-func (c *chaining) cellHint(g *grid, cell int, target *pot, outcomes map[int]*potSet) *hint {
+func (c *chaining) cellHint(g *grid, cell int, target *pot, outcomes []*potSet) *hint {
 	h := &hint{cell: -1, elims: removal(g, target)}
 	ch := &chainHint{rule: c, kind: kindCell, sortKey: 5}
 	flat := 0
@@ -979,7 +1102,7 @@ func (c *chaining) cellHint(g *grid, cell int, target *pot, outcomes map[int]*po
 	return finish(h, flat, c.difficulty())
 }
 
-func (c *chaining) regionHint(g *grid, t, r, v int, target *pot, outcomes map[int]*potSet) *hint {
+func (c *chaining) regionHint(g *grid, t, r, v int, target *pot, outcomes []*potSet) *hint {
 	h := &hint{cell: -1, elims: removal(g, target)}
 	ch := &chainHint{rule: c, kind: kindRegion, sortKey: 6, region: [2]int{t, r}}
 	flat := 0

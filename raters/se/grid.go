@@ -42,6 +42,7 @@ func init() {
 		regionCells[row][r][k] = c
 		regionCells[col][k][r] = c
 		regionCells[box][b][(r%3)*3+k%3] = c
+		cellPos[c] = [3]uint8{uint8((r%3)*3 + k%3), uint8(k), uint8(r)}
 	}
 	for a := 0; a < 81; a++ {
 		n := 0
@@ -67,6 +68,28 @@ func init() {
 type grid struct {
 	val  [81]int8
 	cand [81]uint16
+	// pos[t][r][v] mirrors cand: the positions in region r of type t
+	// whose cell has candidate v. Every change of cand goes through
+	// remove, place or rebuild, which keep it.
+	pos [3][9][10]uint16
+}
+
+// cellPos[c][t] is c's position within its region of type t.
+var cellPos [81][3]uint8
+
+// remove removes the candidates m from cell c.
+func (g *grid) remove(c int, m uint16) {
+	m &= g.cand[c]
+	if m == 0 {
+		return
+	}
+	g.cand[c] &^= m
+	for ; m != 0; m &= m - 1 {
+		v := bits.TrailingZeros16(m)
+		for t := 0; t < 3; t++ {
+			g.pos[t][cellRegion[c][t]][v] &^= 1 << cellPos[c][t]
+		}
+	}
 }
 
 const allValues = 0x3FE
@@ -102,29 +125,29 @@ func (g *grid) rebuild() {
 			}
 		}
 	}
+	g.pos = [3][9][10]uint16{}
+	for c := 0; c < 81; c++ {
+		for m := g.cand[c]; m != 0; m &= m - 1 {
+			v := bits.TrailingZeros16(m)
+			for t := 0; t < 3; t++ {
+				g.pos[t][cellRegion[c][t]][v] |= 1 << cellPos[c][t]
+			}
+		}
+	}
 }
 
 // place sets c to v and removes v from its peers (Cell.setValueAndCancel).
 func (g *grid) place(c, v int) {
 	g.val[c] = int8(v)
-	g.cand[c] = 0
+	g.remove(c, g.cand[c])
 	for _, p := range peers[c] {
-		g.cand[p] &^= bit(v)
+		g.remove(p, bit(v))
 	}
 }
 
 // positions returns the positions (0..8) of region r of type t whose cell
 // has candidate v (Region.getPotentialPositions).
-func (g *grid) positions(t, r, v int) uint16 {
-	var m uint16
-	b := bit(v)
-	for i, c := range regionCells[t][r] {
-		if g.cand[c]&b != 0 {
-			m |= 1 << uint(i)
-		}
-	}
-	return m
-}
+func (g *grid) positions(t, r, v int) uint16 { return g.pos[t][r][v] }
 
 // emptyCount counts the empty cells of a region (Region.getEmptyCellCount).
 func (g *grid) emptyCount(t, r int) int {

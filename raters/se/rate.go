@@ -117,6 +117,11 @@ func Rate(ctx context.Context, values [81]int) (Result, error) {
 		}
 		var found *hint
 		for _, p := range ps {
+			if c, ok := p.(*chaining); ok {
+				c.reset()
+			}
+		}
+		for _, p := range ps {
 			p.hints(&g, func(h *hint) bool { found = h; return false })
 			if found != nil {
 				break

@@ -27,7 +27,7 @@ func (h *hint) worth() bool { return len(h.elims) > 0 }
 // apply performs the step on g (IndirectHint.apply, DirectHint.apply).
 func (h *hint) apply(g *grid) {
 	for _, e := range h.elims {
-		g.cand[e.cell] &^= e.mask
+		g.remove(e.cell, e.mask)
 	}
 	if h.cell >= 0 {
 		g.place(h.cell, h.value)
@@ -228,7 +228,7 @@ func lockingParents(parts [][2]int, v int) func(initial, current *grid) []pot {
 					}
 				}
 				if !covered {
-					out = append(out, pot{cell: c, value: v})
+					out = append(out, mkpot(c, v, false))
 				}
 			}
 		}
@@ -327,7 +327,7 @@ func (s hiddenSet) hint(g *grid, t, r int, values, common uint16) *hint {
 			}
 			for v := 1; v <= 9; v++ {
 				if values&bit(v) != 0 && initial.has(c, v) {
-					out = append(out, pot{cell: c, value: v})
+					out = append(out, mkpot(c, v, false))
 				}
 			}
 		}
@@ -379,7 +379,7 @@ func (s nakedSet) hints(g *grid, acc accumulator) bool {
 					for _, c := range cells {
 						for v := 1; v <= 9; v++ {
 							if initial.has(c, v) && common&bit(v) == 0 {
-								out = append(out, pot{cell: c, value: v})
+								out = append(out, mkpot(c, v, false))
 							}
 						}
 					}

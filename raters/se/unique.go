@@ -333,7 +333,7 @@ func bug(g *grid, acc accumulator) bool {
 						bugCells = append(bugCells, c)
 					}
 					allBug |= bit(v)
-					temp.cand[c] &^= bit(v)
+					temp.remove(c, bit(v))
 					if restrict(c) {
 						return true
 					}
@@ -350,7 +350,7 @@ func bug(g *grid, acc accumulator) bool {
 				continue
 			}
 			bugCells = append(bugCells, c)
-			temp.cand[c] &^= bit(onlyValue)
+			temp.remove(c, bit(onlyValue))
 			if restrict(c) {
 				return true
 			}
