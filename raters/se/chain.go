@@ -148,8 +148,8 @@ type chaining struct {
 	chunks [][]pot
 	ci, pi int
 	sets   []*potSet
-	nsets int
-	memo  map[int]*chainResult
+	nsets  int
+	memo   map[int]*chainResult
 	links  []link
 	links2 []link
 }
