@@ -1,6 +1,9 @@
 package se
 
-import "sort"
+import (
+	"sort"
+	"strconv"
+)
 
 // uniqueLoops is diuf/sudoku/solver/rules/unique/UniqueLoops.java, with
 // serate's default lkSudoku correction of the loop search: unique
@@ -16,11 +19,12 @@ func uniqueLoops(g *grid, acc accumulator) bool {
 	}
 	var found []ulHint
 	seen := map[string]bool{}
-	add := func(h *hint, kind int, loop []int) {
-		if !h.worth() {
+	add := func(h *hint, kind int, loop []int, extra string) {
+		if h == nil || !h.worth() {
 			return
 		}
-		k := loopKey(kind, loop, h.elims)
+		h.name = ulName(loop, kind)
+		k := loopKey(kind, loop) + extra
 		if seen[k] {
 			return
 		}
@@ -57,19 +61,20 @@ func uniqueLoops(g *grid, acc accumulator) bool {
 			pair := bit(v1) | bit(v2)
 			switch {
 			case len(extra) == 1:
-				add(&hint{cell: -1, name: "Unique Rectangle type 1", diff: base,
-					elims: []elim{{extra[0], pair & g.cand[extra[0]]}}}, 1, loop)
+				add(&hint{cell: -1, diff: base,
+					elims: []elim{{extra[0], pair & g.cand[extra[0]]}}}, 1, loop, "")
 			case len(extra) > 2:
-				add(ulType2(g, loop, extra, pair, base), 2, loop)
+				add(ulType2(g, loop, extra, pair, base), 2, loop, "")
 			case len(extra) == 2:
 				r := (g.cand[extra[0]] | g.cand[extra[1]]) &^ pair
 				if count(r) == 1 {
-					add(ulType2(g, loop, extra, pair, base), 2, loop)
+					add(ulType2(g, loop, extra, pair, base), 2, loop, "")
 				} else if count(r) >= 2 {
 					for _, h := range ulType3(g, loop, extra[0], extra[1], pair, base) {
-						add(h, 3, loop)
+						add(h.h, 3, loop, h.key)
 					}
 				}
+				add(ulType4(g, extra[0], extra[1], v1, v2, base), 4, loop, "")
 			}
 		}
 	}
@@ -87,18 +92,65 @@ func uniqueLoops(g *grid, acc accumulator) bool {
 	return true
 }
 
-func loopKey(kind int, loop []int, es []elim) string {
+// loopKey identifies a hint as UniqueLoopHint.equals does: its class and
+// the set of its loop's cells (type 3 adds its region and values).
+func loopKey(kind int, loop []int) string {
 	b := []byte{byte(kind)}
 	cells := append([]int(nil), loop...)
 	sort.Ints(cells)
 	for _, c := range cells {
 		b = append(b, byte(c))
 	}
-	b = append(b, 255)
-	for _, e := range es {
-		b = append(b, byte(e.cell), byte(e.mask), byte(e.mask>>8))
-	}
 	return string(b)
+}
+
+// ulName is UniqueLoopHint.getName.
+func ulName(loop []int, kind int) string {
+	if len(loop) > 4 {
+		return "Unique Loop " + strconv.Itoa(len(loop)) + " type " + strconv.Itoa(kind)
+	}
+	return "Unique Rectangle type " + strconv.Itoa(kind)
+}
+
+// ulType4 is UniqueLoops.createType4Hint: one of the loop's values is
+// locked in the extra cells' shared region, so the other goes from both.
+func ulType4(g *grid, c1, c2, v1, v2 int, base float64) *hint {
+	r1, r2 := -1, -1
+	for t := box; t <= col; t++ {
+		r := cellRegion[c1][t]
+		if cellRegion[c2][t] != r {
+			continue
+		}
+		has1, has2 := false, false
+		for _, c := range regionCells[t][r] {
+			if c != c1 && c != c2 {
+				has1 = has1 || g.has(c, v1)
+				has2 = has2 || g.has(c, v2)
+			}
+		}
+		if !has1 {
+			r1 = r
+		}
+		if !has2 {
+			r2 = r
+		}
+	}
+	rem := 0
+	switch {
+	case r1 >= 0:
+		rem = v2
+	case r2 >= 0:
+		rem = v1
+	default:
+		return nil
+	}
+	h := &hint{cell: -1, diff: base}
+	for _, c := range []int{c1, c2} {
+		if g.has(c, rem) {
+			h.elims = append(h.elims, elim{c, bit(rem)})
+		}
+	}
+	return h
 }
 
 // checkLoops is UniqueLoops.checkForLoops with lkSudoku's correction (the
@@ -188,11 +240,16 @@ func ulType2(g *grid, loop, extra []int, pair uint16, base float64) *hint {
 	return h
 }
 
-// ulType3 is UniqueLoops.createType3Hints (lkSudoku's variant, naked sets):
-// the extra values of the two extra cells with other cells of a shared
-// region form a naked set.
-func ulType3(g *grid, loop []int, c1, c2 int, pair uint16, base float64) []*hint {
-	var out []*hint
+type keyedHint struct {
+	h   *hint
+	key string
+}
+
+// ulType3 is UniqueLoops.createType3Hints (lkSudoku's variant): the extra
+// values of the two extra cells with other cells of a shared region form
+// a naked set, or the loop's values with others a hidden set.
+func ulType3(g *grid, loop []int, c1, c2 int, pair uint16, base float64) []keyedHint {
+	var out []keyedHint
 	extra := (g.cand[c1] | g.cand[c2]) &^ pair
 	var buf [9]int
 	for degree := 2; degree <= 7; degree++ {
@@ -201,52 +258,94 @@ func ulType3(g *grid, loop []int, c1, c2 int, pair uint16, base float64) []*hint
 			if cellRegion[c2][t] != r {
 				continue
 			}
-			if degree*2 > g.emptyCount(t, r) || degree < count(extra) {
-				continue
-			}
+			empty := g.emptyCount(t, r)
 			i1, i2 := indexIn(t, r, c1), indexIn(t, r, c2)
-			combinations(degree, 9, buf[:], func(idx []int) bool {
-				has1 := false
-				for _, x := range idx {
-					if x == i1 {
-						has1 = true
-					} else if x == i2 {
+			if degree*2 <= empty && degree >= count(extra) {
+				combinations(degree, 9, buf[:], func(idx []int) bool {
+					has1 := false
+					for _, x := range idx {
+						if x == i1 {
+							has1 = true
+						} else if x == i2 {
+							return true
+						}
+					}
+					if !has1 {
 						return true
 					}
-				}
-				if !has1 {
-					return true
-				}
-				sets := make([]uint16, len(idx))
-				naked := extra & g.cand[c1] & g.cand[c2]
-				var others []int
-				for i, x := range idx {
-					if x == i1 {
-						sets[i] = extra
-						continue
+					sets := make([]uint16, len(idx))
+					naked := extra & g.cand[c1] & g.cand[c2]
+					var others []int
+					for i, x := range idx {
+						if x == i1 {
+							sets[i] = extra
+							continue
+						}
+						o := regionCells[t][r][x]
+						sets[i] = g.cand[o]
+						naked |= sets[i]
+						others = append(others, o)
 					}
-					o := regionCells[t][r][x]
-					sets[i] = g.cand[o]
-					naked |= sets[i]
-					others = append(others, o)
-				}
-				if count(naked) != degree {
+					if count(naked) != degree {
+						return true
+					}
+					common, ok := commonTuple(sets, degree)
+					if !ok {
+						return true
+					}
+					h := &hint{cell: -1, diff: base + float64(count(common)-1)*0.1}
+					for _, o := range regionCells[t][r] {
+						if o == c1 || o == c2 || containsInt(others, o) {
+							continue
+						}
+						if m := g.cand[o] & common; m != 0 {
+							h.elims = append(h.elims, elim{o, m})
+						}
+					}
+					out = append(out, keyedHint{h, "n" + string(rune(t*9+r)) + string(rune(common))})
 					return true
+				})
+			}
+			if degree*2 >= empty {
+				continue
+			}
+			var rem []int
+			for v := 1; v <= 9; v++ {
+				if pair&bit(v) == 0 && extra&bit(v) == 0 {
+					rem = append(rem, v)
 				}
-				common, ok := commonTuple(sets, degree)
+			}
+			if degree-2 > len(rem) {
+				continue
+			}
+			var buf2 [9]int
+			combinations(degree-2, len(rem), buf2[:], func(idx []int) bool {
+				values := pair
+				for _, x := range idx {
+					values |= bit(rem[x])
+				}
+				sets := make([]uint16, 0, degree)
+				for _, x := range idx {
+					sets = append(sets, g.positions(t, r, rem[x])&^(1<<uint(i2)))
+				}
+				for v := 1; v <= 9; v++ {
+					if pair&bit(v) != 0 {
+						sets = append(sets, g.positions(t, r, v)&^(1<<uint(i2)))
+					}
+				}
+				common, ok := commonTupleLight(sets, degree)
 				if !ok {
 					return true
 				}
-				h := &hint{cell: -1, name: "Unique Rectangle type 3", diff: base + float64(count(common)-1)*0.1}
-				for _, o := range regionCells[t][r] {
-					if o == c1 || o == c2 || containsInt(others, o) {
-						continue
-					}
-					if m := g.cand[o] & common; m != 0 {
-						h.elims = append(h.elims, elim{o, m})
+				common &^= 1<<uint(i1) | 1<<uint(i2)
+				h := &hint{cell: -1, diff: base + float64(count(common)-1)*0.1}
+				for m := common; m != 0; m &= m - 1 {
+					c := regionCells[t][r][first(m)]
+					if x := g.cand[c] &^ values; x != 0 {
+						h.elims = append(h.elims, elim{c, x})
 					}
 				}
-				out = append(out, h)
+				out = append(out, keyedHint{h, "h" + string(rune(t*9+r)) + string(rune(values)) + string(rune(common))})
 				return true
 			})
 		}
@@ -269,6 +368,7 @@ func indexIn(t, r, c int) int {
 func bug(g *grid, acc accumulator) bool {
 	temp := *g
 	var bugCells []int
+	var bugValues [81]uint16
 	var allBug uint16
 	var common []int
 	commonSet := false
@@ -332,6 +432,7 @@ func bug(g *grid, acc accumulator) bool {
 					if !containsInt(bugCells, c) {
 						bugCells = append(bugCells, c)
 					}
+					bugValues[c] |= bit(v)
 					allBug |= bit(v)
 					temp.remove(c, bit(v))
 					if restrict(c) {
@@ -350,6 +451,7 @@ func bug(g *grid, acc accumulator) bool {
 				continue
 			}
 			bugCells = append(bugCells, c)
+			bugValues[c] = bit(onlyValue)
 			temp.remove(c, bit(onlyValue))
 			if restrict(c) {
 				return true
@@ -382,11 +484,43 @@ func bug(g *grid, acc accumulator) bool {
 				h.elims = append(h.elims, elim{c, bit(v)})
 			}
 		}
-		if h.worth() {
-			return acc(h)
+		if h.worth() && !acc(h) {
+			return false
+		}
+		if len(bugCells) == 2 {
+			return bugType4(g, bugCells, &bugValues, allBug, acc)
 		}
 	case len(common) > 0:
+		if len(bugCells) == 2 && !bugType4(g, bugCells, &bugValues, allBug, acc) {
+			return false
+		}
 		return bugType3(g, bugCells, allBug, common, acc)
+	}
+	return true
+}
+
+// bugType4 is BivalueUniversalGrave.addBug4Hint (5.7): two BUG cells in
+// one region with one common value besides the BUG values.
+func bugType4(g *grid, bugCells []int, bugValues *[81]uint16, allBug uint16, acc accumulator) bool {
+	c1, c2 := bugCells[0], bugCells[1]
+	common := g.cand[c1] & g.cand[c2] &^ allBug
+	if count(common) != 1 {
+		return true
+	}
+	v := first(common)
+	for t := box; t <= col; t++ {
+		if cellRegion[c1][t] != cellRegion[c2][t] {
+			continue
+		}
+		h := &hint{cell: -1, name: "BUG type 4", diff: 5.7}
+		for _, c := range []int{c1, c2} {
+			if m := g.cand[c] &^ bugValues[c] &^ bit(v); m != 0 {
+				h.elims = append(h.elims, elim{c, m})
+			}
+		}
+		if !acc(h) {
+			return false
+		}
 	}
 	return true
 }
