@@ -10,6 +10,8 @@
 //   - backtrack: the exact solver's effort averaged over random
 //     relabelings and permutations of the puzzle (see Backtrack);
 //   - human: a logic rater that solves as a person does (see Human);
+//   - se: Sudoku Explainer 1.2.1's ER/EP/ED (see SE and package
+//     raters/se);
 //   - empirical: the expected running time of a reference configuration,
 //     from the runs already in the database (see Empirical).
 //
@@ -97,6 +99,7 @@ func Default() *Registry {
 		EmpiricalInfo(),
 		GivensInfo(),
 		HumanInfo(),
+		SEInfo(),
 	)
 }
 

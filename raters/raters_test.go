@@ -38,7 +38,7 @@ func details(t *testing.T, r sudokulab.Rating) map[string]any {
 
 func TestRegistry(t *testing.T) {
 	reg := raters.Default()
-	if got, want := reg.Names(), []string{"backtrack", "empirical", "givens", "human"}; !slices.Equal(got, want) {
+	if got, want := reg.Names(), []string{"backtrack", "empirical", "givens", "human", "se"}; !slices.Equal(got, want) {
 		t.Errorf("names %v, want %v", got, want)
 	}
 	_, err := reg.Lookup("sudoku-explainer")

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -308,11 +310,40 @@ func runPuzzlesShow(ctx context.Context, cmd *cobra.Command, o *options, id int6
 	if err := writeRows(w, "table", []string{"rater", "version", "value", "label"}, columns(rrows, 0, 1, 3, 4)); err != nil {
 		return err
 	}
+	for _, r := range ratings {
+		writeRatingPath(w, r)
+	}
 	fmt.Fprintf(w, "\nruns: %d\n", len(runs))
 	if len(runs) > shown {
 		fmt.Fprintf(w, "(the first %d shown; sudokulab runs list --runs-where 'puzzle_id = %d' lists all)\n", shown, id)
 	}
 	return writeRows(w, "table", runCols, runRows)
+}
+
+// writeRatingPath prints the solution path of a rating whose details
+// carry one (the se rater's): the hardest technique, then one step a line.
+func writeRatingPath(w io.Writer, r sudokulab.Rating) {
+	var d struct {
+		Path        []string `json:"path"`
+		ERTechnique string   `json:"er_technique"`
+		EPTechnique string   `json:"ep_technique"`
+		EDTechnique string   `json:"ed_technique"`
+	}
+	if r.Details == "" || json.Unmarshal([]byte(r.Details), &d) != nil || len(d.Path) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s path, %d steps (hardest: %s; before the first placement: %s; first step: %s):\n",
+		r.Rater, len(d.Path), orDash(d.ERTechnique), orDash(d.EPTechnique), orDash(d.EDTechnique))
+	for i, s := range d.Path {
+		fmt.Fprintf(w, "%4d  %s\n", i+1, s)
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 // columns returns the given columns of rows.

@@ -61,24 +61,22 @@ func potKey(cell, value int, on bool) int {
 	return k
 }
 
-// potSet is diuf/sudoku/tools/LinkedSet.java over a LinkedHashMap: the
-// first instance added keeps its place in the iteration order, and get
-// returns the instance added last.
+// potSet is diuf/sudoku/tools/LinkedSet.java: a set of potentials in the
+// order they were first added. LinkedSet.get returns the instance added
+// last, which differs from the first only in doCycles, where get is never
+// called; so get returns the first here.
 type potSet struct {
 	keys []*pot
-	vals []*pot
 	ks   []int32 // the keys of keys, kept apart: pots are reused
 	idx  [potKeys]int32
 }
 
 func (s *potSet) add(p *pot) {
 	k := p.key()
-	if i := s.idx[k]; i > 0 {
-		s.vals[i-1] = p
+	if s.idx[k] > 0 {
 		return
 	}
 	s.keys = append(s.keys, p)
-	s.vals = append(s.vals, p)
 	s.ks = append(s.ks, int32(k))
 	s.idx[k] = int32(len(s.keys))
 }
@@ -87,25 +85,24 @@ func (s *potSet) has(k int) bool { return s.idx[k] > 0 }
 
 func (s *potSet) get(k int) *pot {
 	if i := s.idx[k]; i > 0 {
-		return s.vals[i-1]
+		return s.keys[i-1]
 	}
 	return nil
 }
 
 func (s *potSet) retain(o *potSet) {
-	keys, vals, ks := s.keys[:0], s.vals[:0], s.ks[:0]
+	keys, ks := s.keys[:0], s.ks[:0]
 	for i, p := range s.keys {
-		k := p.key()
+		k := int(s.ks[i])
 		if o.has(k) {
 			keys = append(keys, p)
-			vals = append(vals, s.vals[i])
 			ks = append(ks, int32(k))
 			s.idx[k] = int32(len(keys))
 		} else {
 			s.idx[k] = 0
 		}
 	}
-	s.keys, s.vals, s.ks = keys, vals, ks
+	s.keys, s.ks = keys, ks
 }
 
 // Chain hint kinds.
@@ -152,6 +149,32 @@ type chaining struct {
 	memo   map[int]*chainResult
 	links  []link
 	links2 []link
+	qOn    []*pot
+	qOff   []*pot
+
+	// done is the rating's ctx.Done(): the searches stop between cells
+	// once it is closed, and Rate then discards what they found.
+	done <-chan struct{}
+}
+
+// stopped says whether the rating was cancelled.
+func (c *chaining) stopped() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// setDone hands done to c and its nested rules.
+func (c *chaining) setDone(done <-chan struct{}) {
+	c.done = done
+	for _, o := range c.other {
+		if n, ok := o.(*chaining); ok {
+			n.setDone(done)
+		}
+	}
 }
 
 // chainResult is what chain computed from one starting potential.
@@ -198,7 +221,7 @@ func (c *chaining) set(ps ...*pot) *potSet {
 		for _, k := range s.ks {
 			s.idx[k] = 0
 		}
-		s.keys, s.vals, s.ks = s.keys[:0], s.vals[:0], s.ks[:0]
+		s.keys, s.ks = s.keys[:0], s.ks[:0]
 	} else {
 		s = &potSet{}
 		c.sets = append(c.sets, s)
@@ -214,7 +237,6 @@ func (c *chaining) set(ps ...*pot) *potSet {
 func (c *chaining) cloneSet(s *potSet) *potSet {
 	d := c.set()
 	d.keys = append(d.keys, s.keys...)
-	d.vals = append(d.vals, s.vals...)
 	d.ks = append(d.ks, s.ks...)
 	for i, k := range d.ks {
 		d.idx[k] = int32(i + 1)
@@ -306,7 +328,7 @@ func (c *chaining) hintList(g *grid) []*hint {
 func (c *chaining) loops(g *grid, y, x bool) []*hint {
 	var result []*hint
 	for cell := 0; cell < 81; cell++ {
-		if g.val[cell] != 0 || count(g.cand[cell]) <= 1 {
+		if g.val[cell] != 0 || count(g.cand[cell]) <= 1 || c.stopped() {
 			continue
 		}
 		for v := 1; v <= 9; v++ {
@@ -466,14 +488,16 @@ func isParentLink(p *pot, l link) bool {
 
 // cycles is Chaining.doCycles.
 func (c *chaining) cycles(g *grid, toOn, toOff *potSet, y, x bool, cycles []*pot, source *pot) []*pot {
-	pendingOn := append([]*pot(nil), toOn.keys...)
-	pendingOff := append([]*pot(nil), toOff.keys...)
+	pendingOn := append(c.qOn[:0], toOn.keys...)
+	pendingOff := append(c.qOff[:0], toOff.keys...)
+	hOn, hOff := 0, 0 // queue heads
+	defer func() { c.qOn, c.qOff = pendingOn[:0], pendingOff[:0] }()
 	length := 0
-	for len(pendingOn) > 0 || len(pendingOff) > 0 {
+	for hOn < len(pendingOn) || hOff < len(pendingOff) {
 		length++
-		for len(pendingOn) > 0 {
-			p := pendingOn[0]
-			pendingOn = pendingOn[1:]
+		for hOn < len(pendingOn) {
+			p := pendingOn[hOn]
+			hOn++
 			for _, l := range c.onLinks(g, p, y) {
 				if !isParentLink(p, l) {
 					off := c.offPot(p, l)
@@ -483,9 +507,9 @@ func (c *chaining) cycles(g *grid, toOn, toOff *potSet, y, x bool, cycles []*pot
 			}
 		}
 		length++
-		for len(pendingOff) > 0 {
-			p := pendingOff[0]
-			pendingOff = pendingOff[1:]
+		for hOff < len(pendingOff) {
+			p := pendingOff[hOff]
+			hOff++
 			for _, l := range c.offLinks(g, p, y, x) {
 				k := potKey(l.cell, l.value, true)
 				cycle := length >= 4 && k == source.key()
@@ -517,13 +541,15 @@ func containsPot(list []*pot, k int) bool {
 
 // forcingChains is Chaining.doForcingChains.
 func (c *chaining) forcingChains(g *grid, toOn, toOff *potSet, y bool, chains []*pot, source *pot) []*pot {
-	pendingOn := append([]*pot(nil), toOn.keys...)
-	pendingOff := append([]*pot(nil), toOff.keys...)
+	pendingOn := append(c.qOn[:0], toOn.keys...)
+	pendingOff := append(c.qOff[:0], toOff.keys...)
+	hOn, hOff := 0, 0 // queue heads
+	defer func() { c.qOn, c.qOff = pendingOn[:0], pendingOff[:0] }()
 	sk := source.key()
-	for len(pendingOn) > 0 || len(pendingOff) > 0 {
-		for len(pendingOn) > 0 {
-			p := pendingOn[0]
-			pendingOn = pendingOn[1:]
+	for hOn < len(pendingOn) || hOff < len(pendingOff) {
+		for hOn < len(pendingOn) {
+			p := pendingOn[hOn]
+			hOn++
 			for _, l := range c.onLinks(g, p, y) {
 				k := potKey(l.cell, l.value, false)
 				target := potKey(l.cell, l.value, true) == sk && !containsPot(chains, k)
@@ -540,9 +566,9 @@ func (c *chaining) forcingChains(g *grid, toOn, toOff *potSet, y bool, chains []
 				}
 			}
 		}
-		for len(pendingOff) > 0 {
-			p := pendingOff[0]
-			pendingOff = pendingOff[1:]
+		for hOff < len(pendingOff) {
+			p := pendingOff[hOff]
+			hOff++
 			for _, l := range c.offLinks(g, p, y, true) {
 				k := potKey(l.cell, l.value, true)
 				target := potKey(l.cell, l.value, false) == sk && !containsPot(chains, k)
@@ -569,12 +595,14 @@ func (c *chaining) forcingChains(g *grid, toOn, toOff *potSet, y bool, chains []
 func (c *chaining) chain(g0 *grid, toOn, toOff *potSet) (*pot, *pot) {
 	save := *g0
 	g := *g0
-	pendingOn := append([]*pot(nil), toOn.keys...)
-	pendingOff := append([]*pot(nil), toOff.keys...)
+	pendingOn := append(c.qOn[:0], toOn.keys...)
+	pendingOff := append(c.qOff[:0], toOff.keys...)
+	hOn, hOff := 0, 0 // queue heads
+	defer func() { c.qOn, c.qOff = pendingOn[:0], pendingOff[:0] }()
 	for {
-		if len(pendingOn) > 0 {
-			p := pendingOn[0]
-			pendingOn = pendingOn[1:]
+		if hOn < len(pendingOn) {
+			p := pendingOn[hOn]
+			hOn++
 			for _, l := range c.onLinks(&g, p, !c.nishio) {
 				if on := toOn.get(potKey(l.cell, l.value, true)); on != nil {
 					return on, c.offPot(p, l)
@@ -587,9 +615,9 @@ func (c *chaining) chain(g0 *grid, toOn, toOff *potSet) (*pot, *pot) {
 			}
 			continue
 		}
-		if len(pendingOff) > 0 {
-			p := pendingOff[0]
-			pendingOff = pendingOff[1:]
+		if hOff < len(pendingOff) {
+			p := pendingOff[hOff]
+			hOff++
 			// The potentials are made before p goes off the grid, as
 			// getOffToOn runs before Potential.off in doChaining.
 			for _, l := range c.offLinks(&g, p, !c.nishio, true) {
@@ -961,7 +989,7 @@ func (c *chaining) offHint(dstOn, dstOff, source, target *pot, absurd bool) *hin
 func (c *chaining) multipleChains(g *grid) []*hint {
 	var result []*hint
 	for cell := 0; cell < 81; cell++ {
-		if g.val[cell] != 0 {
+		if g.val[cell] != 0 || c.stopped() {
 			continue
 		}
 		n := count(g.cand[cell])

@@ -105,6 +105,11 @@ func Rate(ctx context.Context, values [81]int) (Result, error) {
 	}
 	g.rebuild()
 	ps := producers()
+	for _, p := range ps {
+		if c, ok := p.(*chaining); ok {
+			c.setDone(ctx.Done())
+		}
+	}
 	var res Result
 	var er float64
 	erName := ""
@@ -123,17 +128,14 @@ func Rate(ctx context.Context, values [81]int) (Result, error) {
 		}
 		for _, p := range ps {
 			p.hints(&g, func(h *hint) bool { found = h; return false })
-			if found != nil {
-				break
-			}
-			if ctx.Err() != nil {
+			if found != nil || ctx.Err() != nil {
 				break
 			}
 		}
+		if ctx.Err() != nil {
+			continue // the search may have been cut short: found is not SE's step
+		}
 		if found == nil {
-			if ctx.Err() != nil {
-				continue
-			}
 			er, erName = 20.0, "Beyond solver"
 			break
 		}
