@@ -146,6 +146,12 @@ func Rate(ctx context.Context, values [81]int) (Result, error) {
 		for _, e := range found.elims {
 			removed += count(g.cand[e.cell] & e.mask)
 		}
+		if removed == 0 && found.cell < 0 {
+			// A step that changes nothing would repeat for ever (serate
+			// would hang); it only happens on grids without a solution.
+			er, erName = 20.0, "Beyond solver"
+			break
+		}
 		res.Steps = append(res.Steps, Step{Technique: found.name, Difficulty: found.diff, Cell: found.cell, Value: found.value, Removed: removed})
 		found.apply(&g)
 		if pearl == 0 {

@@ -3,12 +3,15 @@ package se_test
 import (
 	"bufio"
 	"context"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 
+	"sudokulab"
 	"sudokulab/raters/se"
+	"sudokulab/solvers/exact"
 )
 
 // parse reads an 81-character puzzle line.
@@ -55,6 +58,16 @@ func TestAgreesWithSerate(t *testing.T) {
 		}
 		if got := [3]float64{r.ER, r.EP, r.ED}; got != want {
 			t.Errorf("%s: ER/EP/ED %v, serate %v (%s); ours %s", fs[0], got, want, fs[4], r.ERTechnique)
+		}
+		// Every placement, chains' included, is the solution's value.
+		sol, err := exact.Solve(context.Background(), sudokulab.MustParse(fs[0]), 2)
+		if err != nil || sol.Count != 1 {
+			t.Fatalf("%s: %d solutions, %v", fs[0], sol.Count, err)
+		}
+		for _, st := range r.Steps {
+			if st.Cell >= 0 && st.Value != int(sol.Solution.Cells[st.Cell]) {
+				t.Errorf("%s: %s places %d at cell %d", fs[0], st.Technique, st.Value, st.Cell)
+			}
 		}
 		n++
 	}
@@ -112,5 +125,59 @@ func TestInvalid(t *testing.T) {
 	v[0], v[1] = 5, 5
 	if _, err := se.Rate(context.Background(), v); err == nil {
 		t.Fatal("conflicting givens accepted")
+	}
+}
+
+// TestSoundOnUniquePuzzles rates puzzles made by removing random givens
+// from top1465 solutions, keeping those with one solution: every placement
+// of the path must be the solution's value (SE's techniques, uniqueness
+// ones included, are sound on such puzzles), and the path must solve the
+// puzzle unless the rating is beyond SE (20.0).
+func TestSoundOnUniquePuzzles(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	seeds := []string{
+		"4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+		"52...6.........7.13...........4..8..6......5...........418.........3..2...87.....",
+		"6.....8.3.4.7.................5.4.7.3..2.....1.6.......2.....5.....8.6......1....",
+	}
+	checked := 0
+	for _, s := range seeds {
+		sol, err := exact.Solve(context.Background(), sudokulab.MustParse(s), 1)
+		if err != nil || sol.Count != 1 {
+			t.Fatalf("seed %s: %v %v", s, sol.Count, err)
+		}
+		for trial := 0; trial < 20; trial++ {
+			g := sol.Solution.Clone()
+			for _, c := range rng.Perm(81)[:36+rng.IntN(16)] {
+				g.Cells[c] = 0
+			}
+			if r, _ := exact.Solve(context.Background(), g, 2); r.Count != 1 {
+				continue
+			}
+			var v [81]int
+			for i, x := range g.Cells {
+				v[i] = int(x)
+			}
+			res, err := se.Rate(context.Background(), v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			filled := g.Givens()
+			for _, st := range res.Steps {
+				if st.Cell >= 0 {
+					filled++
+					if want := int(sol.Solution.Cells[st.Cell]); st.Value != want {
+						t.Fatalf("%s: step %s places %d at cell %d, solution has %d", g, st.Technique, st.Value, st.Cell, want)
+					}
+				}
+			}
+			if res.ER != 20 && filled != 81 {
+				t.Fatalf("%s: rated %.1f but %d cells filled", g, res.ER, filled)
+			}
+			checked++
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d unique puzzles checked", checked)
 	}
 }
