@@ -152,6 +152,11 @@ type chaining struct {
 	qOn    []*pot
 	qOff   []*pot
 
+	// cache holds, for a nested rule, its hints on each grid it was asked
+	// about during the current step (a hint list depends on the grid
+	// only), as Chaining.getHints keeps its last grid's.
+	cache map[[81]uint16][]*hint
+
 	// done is the rating's ctx.Done(): the searches stop between cells
 	// once it is closed, and Rate then discards what they found.
 	done <-chan struct{}
@@ -206,6 +211,7 @@ func (c *chaining) newPot(cell, value int, on bool, parent *pot, cs cause) *pot 
 // it between steps, when no hint of the last step is referenced any more.
 func (c *chaining) reset() {
 	c.ci, c.pi = 0, 0
+	c.cache = nil
 	for _, o := range c.other {
 		if n, ok := o.(*chaining); ok {
 			n.reset()
@@ -293,6 +299,24 @@ func (c *chaining) difficulty() float64 {
 
 func (c *chaining) hints(g *grid, acc accumulator) bool {
 	for _, h := range c.hintList(g) {
+		if !acc(h) {
+			return false
+		}
+	}
+	return true
+}
+
+// cachedHints offers a nested rule's hints on g from its cache.
+func (c *chaining) cachedHints(g *grid, acc accumulator) bool {
+	list, ok := c.cache[g.cand]
+	if !ok {
+		list = c.hintList(g)
+		if c.cache == nil {
+			c.cache = map[[81]uint16][]*hint{}
+		}
+		c.cache[g.cand] = list
+	}
+	for _, h := range list {
 		if !acc(h) {
 			return false
 		}
@@ -658,6 +682,9 @@ func (c *chaining) chain(g0 *grid, toOn, toOff *potSet) (*pot, *pot) {
 func (c *chaining) advanced(g, source *grid, offs *potSet) []*pot {
 	var result []*pot
 	for _, rule := range c.other {
+		if n, ok := rule.(*chaining); ok {
+			rule = producerFunc(n.cachedHints)
+		}
 		rule.hints(g, func(h *hint) bool {
 			parents := h.parents(source, g)
 			if len(parents) == 0 {
