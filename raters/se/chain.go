@@ -152,6 +152,15 @@ type chaining struct {
 	qOn    []*pot
 	qOff   []*pot
 
+	// Scratch of the cycle and forcing chain searches (cyclesFrom,
+	// forcingFrom).
+	recs            []rec
+	mat             []*pot
+	found           []int32
+	qiOn, qiOff     []int32
+	gen             int32
+	seenOn, seenOff [potKeys]int32
+
 	// cache holds, for a nested rule, its hints on each grid it was asked
 	// about during the current step (a hint list depends on the grid
 	// only), as Chaining.getHints keeps its last grid's.
@@ -364,37 +373,202 @@ func (c *chaining) loops(g *grid, y, x bool) []*hint {
 	return result
 }
 
-// emptyGrid stands for the fresh saveGrid of a Chaining that never ran
-// doChaining: it has no candidates, so cycles and forcing chains find no
-// hidden parents.
-var emptyGrid grid
-
 func (c *chaining) unary(g *grid, pOn *pot, result []*hint, y, x bool) []*hint {
 	if !x && count(g.cand[pOn.cell]) > 2 {
 		return result
 	}
-	var cycles, chains []*pot
-	toOn, toOff := c.set(pOn), c.set()
-	cycles = c.cycles(g, toOn, toOff, y, x, cycles, pOn)
+	c.recs = c.recs[:0]
+	c.mat = c.mat[:0]
+	src := int32(pOn.key())
+	cycles := c.cyclesFrom(g, src, y, x, c.found[:0])
+	nCycles := len(cycles)
+	chains := cycles
 	if x {
-		toOn, toOff = c.set(pOn), c.set()
-		chains = c.forcingChains(g, toOn, toOff, y, chains, pOn)
-		pOff := c.newPot(pOn.cell, pOn.value, false, nil, causeNone)
-		toOn, toOff = c.set(), c.set(pOff)
-		chains = c.forcingChains(g, toOn, toOff, y, chains, pOff)
+		chains = c.forcingFrom(g, src, true, y, chains, nCycles)
+		chains = c.forcingFrom(g, src^1, false, y, chains, nCycles)
 	}
-	for _, dstOn := range cycles {
+	c.found = chains[:0]
+	for _, i := range chains[:nCycles] {
+		dstOn := c.materialize(i)
 		dstOff := reversedCycle(dstOn)
 		if h := c.cycleHint(g, dstOn, dstOff, y, x); h.worth() {
 			result = append(result, h)
 		}
 	}
-	for _, t := range chains {
-		if h := c.forcingChainHint(g, t, y, x); h.worth() {
+	for _, i := range chains[nCycles:] {
+		if h := c.forcingChainHint(g, c.materialize(i), y, x); h.worth() {
 			result = append(result, h)
 		}
 	}
 	return result
+}
+
+// rec is a potential of a cycle or forcing chain search. These run on a
+// fixed grid, and their Chaining never ran doChaining, so its saveGrid is
+// fresh and empty and getOffToOn adds no hidden parents: each potential
+// has one parent, and the searches keep records (key, parent record,
+// cause), making pots only for the chains they find.
+type rec struct {
+	k      int32
+	parent int32 // index in recs, -1 for the start
+	cs     cause
+}
+
+func (c *chaining) addRec(k, parent int32, cs cause) int32 {
+	c.recs = append(c.recs, rec{k, parent, cs})
+	return int32(len(c.recs) - 1)
+}
+
+// materialize makes the pots of record i's chain.
+func (c *chaining) materialize(i int32) *pot {
+	for len(c.mat) < len(c.recs) {
+		c.mat = append(c.mat, nil)
+	}
+	if p := c.mat[i]; p != nil {
+		return p
+	}
+	r := c.recs[i]
+	k := int(r.k)
+	var parent *pot
+	if r.parent >= 0 {
+		parent = c.materialize(r.parent)
+	}
+	p := c.newPot(k/20, (k/2)%10, k&1 == 1, parent, r.cs)
+	c.mat[i] = p
+	return p
+}
+
+// stamp starts a new search: the seen marks of earlier ones lapse.
+func (c *chaining) stamp() int32 {
+	c.gen++
+	if c.gen == 0 {
+		c.seenOn, c.seenOff = [potKeys]int32{}, [potKeys]int32{}
+		c.gen = 1
+	}
+	return c.gen
+}
+
+// cyclesFrom is Chaining.doCycles from the on potential src: it appends
+// the records of the chains that come back to src after four or more
+// links. As in doCycles, an off potential is queued again each time it is
+// reached (through another parent), and an on potential once.
+func (c *chaining) cyclesFrom(g *grid, src int32, y, x bool, out []int32) []int32 {
+	gen := c.stamp()
+	root := c.addRec(src, -1, causeNone)
+	c.seenOn[src] = gen
+	pendingOn := append(c.qiOn[:0], root)
+	pendingOff := c.qiOff[:0]
+	hOn, hOff := 0, 0
+	length := 0
+	for hOn < len(pendingOn) || hOff < len(pendingOff) {
+		length++
+		for ; hOn < len(pendingOn); hOn++ {
+			i := pendingOn[hOn]
+			k := int(c.recs[i].k)
+			for _, l := range c.onLinksAt(g, k/20, (k/2)%10, y) {
+				off := int32(potKey(l.cell, l.value, false))
+				if !c.recIsParent(i, off) {
+					pendingOff = append(pendingOff, c.addRec(off, i, l.cs))
+				}
+			}
+		}
+		length++
+		for ; hOff < len(pendingOff); hOff++ {
+			j := pendingOff[hOff]
+			k := int(c.recs[j].k)
+			for _, l := range c.offLinksAt(g, k/20, (k/2)%10, y, x) {
+				on := int32(potKey(l.cell, l.value, true))
+				if length >= 4 && on == src {
+					out = append(out, c.addRec(on, j, l.cs))
+				}
+				if c.seenOn[on] != gen {
+					c.seenOn[on] = gen
+					pendingOn = append(pendingOn, c.addRec(on, j, l.cs))
+				}
+			}
+		}
+	}
+	c.qiOn, c.qiOff = pendingOn[:0], pendingOff[:0]
+	return out
+}
+
+// recIsParent is Chaining.isParent: whether key k occurs among record i's
+// ancestors (i excluded).
+func (c *chaining) recIsParent(i, k int32) bool {
+	for p := c.recs[i].parent; p >= 0; p = c.recs[p].parent {
+		if c.recs[p].k == k {
+			return true
+		}
+	}
+	return false
+}
+
+// forcingFrom is Chaining.doForcingChains from src (on or off): it
+// appends the records of the chains reaching src's negation.
+func (c *chaining) forcingFrom(g *grid, src int32, on bool, y bool, out []int32, base int) []int32 {
+	gen := c.stamp()
+	root := c.addRec(src, -1, causeNone)
+	pendingOn, pendingOff := c.qiOn[:0], c.qiOff[:0]
+	if on {
+		c.seenOn[src] = gen
+		pendingOn = append(pendingOn, root)
+	} else {
+		c.seenOff[src] = gen
+		pendingOff = append(pendingOff, root)
+	}
+	has := func(k int32) bool {
+		for _, i := range out[base:] {
+			if c.recs[i].k == k {
+				return true
+			}
+		}
+		return false
+	}
+	hOn, hOff := 0, 0
+	for hOn < len(pendingOn) || hOff < len(pendingOff) {
+		for ; hOn < len(pendingOn); hOn++ {
+			i := pendingOn[hOn]
+			k := int(c.recs[i].k)
+			for _, l := range c.onLinksAt(g, k/20, (k/2)%10, y) {
+				off := int32(potKey(l.cell, l.value, false))
+				target := off^1 == src && !has(off)
+				seen := c.seenOff[off] == gen
+				if !target && seen {
+					continue
+				}
+				j := c.addRec(off, i, l.cs)
+				if target {
+					out = append(out, j)
+				}
+				if !seen {
+					c.seenOff[off] = gen
+					pendingOff = append(pendingOff, j)
+				}
+			}
+		}
+		for ; hOff < len(pendingOff); hOff++ {
+			j := pendingOff[hOff]
+			k := int(c.recs[j].k)
+			for _, l := range c.offLinksAt(g, k/20, (k/2)%10, y, true) {
+				onk := int32(potKey(l.cell, l.value, true))
+				target := onk^1 == src && !has(onk)
+				seen := c.seenOn[onk] == gen
+				if !target && seen {
+					continue
+				}
+				r := c.addRec(onk, j, l.cs)
+				if target {
+					out = append(out, r)
+				}
+				if !seen {
+					c.seenOn[onk] = gen
+					pendingOn = append(pendingOn, r)
+				}
+			}
+		}
+	}
+	c.qiOn, c.qiOff = pendingOn[:0], pendingOff[:0]
+	return out
 }
 
 func reversedCycle(org *pot) *pot {
@@ -424,20 +598,25 @@ type link struct {
 // onLinks is Chaining.getOnToOff: what p being on turns off, in SE's
 // order. The potentials are made only when a caller keeps them (offPot).
 func (ch *chaining) onLinks(g *grid, p *pot, y bool) []link {
+	return ch.onLinksAt(g, p.cell, p.value, y)
+}
+
+func (ch *chaining) onLinksAt(g *grid, cell, value int, y bool) []link {
 	out := ch.links[:0]
 	if y {
 		for v := 1; v <= 9; v++ {
-			if v != p.value && g.has(p.cell, v) {
-				out = append(out, link{p.cell, v, causeNakedSingle, -1})
+			if v != value && g.has(cell, v) {
+				out = append(out, link{cell, v, causeNakedSingle, -1})
 			}
 		}
 	}
 	var added [81]bool
-	added[p.cell] = true
+	added[cell] = true
 	for _, t := range []int{box, row, col} {
-		for _, c := range regionCells[t][cellRegion[p.cell][t]] {
-			if !added[c] && g.has(c, p.value) {
-				out = append(out, link{c, p.value, regionCause[t], t})
+		r := cellRegion[cell][t]
+		for m := g.pos[t][r][value]; m != 0; m &= m - 1 {
+			if c := regionCells[t][r][first(m)]; !added[c] {
+				out = append(out, link{c, value, regionCause[t], t})
 				added[c] = true
 			}
 		}
@@ -452,15 +631,19 @@ func (ch *chaining) offPot(p *pot, l link) *pot {
 
 // offLinks is Chaining.getOffToOn: what p being off turns on.
 func (ch *chaining) offLinks(g *grid, p *pot, y, x bool) []link {
+	return ch.offLinksAt(g, p.cell, p.value, y, x)
+}
+
+func (ch *chaining) offLinksAt(g *grid, cell, value int, y, x bool) []link {
 	out := ch.links2[:0]
-	if y && count(g.cand[p.cell]) == 2 {
-		out = append(out, link{p.cell, first(g.cand[p.cell] &^ bit(p.value)), causeNakedSingle, -1})
+	if y && count(g.cand[cell]) == 2 {
+		out = append(out, link{cell, first(g.cand[cell] &^ bit(value)), causeNakedSingle, -1})
 	}
 	if x {
 		for _, t := range []int{box, row, col} {
-			r := cellRegion[p.cell][t]
-			if m := g.pos[t][r][p.value] &^ (1 << cellPos[p.cell][t]); m != 0 && m&(m-1) == 0 {
-				out = append(out, link{regionCells[t][r][first(m)], p.value, regionCause[t], t})
+			r := cellRegion[cell][t]
+			if m := g.pos[t][r][value] &^ (1 << cellPos[cell][t]); m != 0 && m&(m-1) == 0 {
+				out = append(out, link{regionCells[t][r][first(m)], value, regionCause[t], t})
 			}
 		}
 	}
@@ -473,9 +656,6 @@ func (ch *chaining) offLinks(g *grid, p *pot, y, x bool) []link {
 // addHiddenParentsOfRegion); g must be the grid the link was found on.
 func (ch *chaining) onPot(g *grid, p *pot, source *grid, offs *potSet, l link) *pot {
 	on := ch.newPot(l.cell, l.value, true, p, l.cs)
-	if source == &emptyGrid {
-		return on
-	}
 	if l.t < 0 {
 		for v := 1; v <= 9; v++ {
 			if source.has(p.cell, v) && !g.has(p.cell, v) {
@@ -494,123 +674,6 @@ func (ch *chaining) onPot(g *grid, p *pot, source *grid, offs *potSet, l link) *
 		}
 	}
 	return on
-}
-
-// isParentLink is Chaining.isParent for the potential l would make from p:
-// whether it occurs up p's first-parent line, p included.
-func isParentLink(p *pot, l link) bool {
-	k := potKey(l.cell, l.value, false)
-	for q := p; ; q = q.parents[0] {
-		if q.key() == k {
-			return true
-		}
-		if len(q.parents) == 0 {
-			return false
-		}
-	}
-}
-
-// cycles is Chaining.doCycles.
-func (c *chaining) cycles(g *grid, toOn, toOff *potSet, y, x bool, cycles []*pot, source *pot) []*pot {
-	pendingOn := append(c.qOn[:0], toOn.keys...)
-	pendingOff := append(c.qOff[:0], toOff.keys...)
-	hOn, hOff := 0, 0 // queue heads
-	defer func() { c.qOn, c.qOff = pendingOn[:0], pendingOff[:0] }()
-	length := 0
-	for hOn < len(pendingOn) || hOff < len(pendingOff) {
-		length++
-		for hOn < len(pendingOn) {
-			p := pendingOn[hOn]
-			hOn++
-			for _, l := range c.onLinks(g, p, y) {
-				if !isParentLink(p, l) {
-					off := c.offPot(p, l)
-					pendingOff = append(pendingOff, off)
-					toOff.add(off)
-				}
-			}
-		}
-		length++
-		for hOff < len(pendingOff) {
-			p := pendingOff[hOff]
-			hOff++
-			for _, l := range c.offLinks(g, p, y, x) {
-				k := potKey(l.cell, l.value, true)
-				cycle := length >= 4 && k == source.key()
-				if !cycle && toOn.has(k) {
-					continue
-				}
-				on := c.onPot(g, p, &emptyGrid, toOff, l)
-				if cycle {
-					cycles = append(cycles, on)
-				}
-				if !toOn.has(k) {
-					pendingOn = append(pendingOn, on)
-					toOn.add(on)
-				}
-			}
-		}
-	}
-	return cycles
-}
-
-func containsPot(list []*pot, k int) bool {
-	for _, p := range list {
-		if p.key() == k {
-			return true
-		}
-	}
-	return false
-}
-
-// forcingChains is Chaining.doForcingChains.
-func (c *chaining) forcingChains(g *grid, toOn, toOff *potSet, y bool, chains []*pot, source *pot) []*pot {
-	pendingOn := append(c.qOn[:0], toOn.keys...)
-	pendingOff := append(c.qOff[:0], toOff.keys...)
-	hOn, hOff := 0, 0 // queue heads
-	defer func() { c.qOn, c.qOff = pendingOn[:0], pendingOff[:0] }()
-	sk := source.key()
-	for hOn < len(pendingOn) || hOff < len(pendingOff) {
-		for hOn < len(pendingOn) {
-			p := pendingOn[hOn]
-			hOn++
-			for _, l := range c.onLinks(g, p, y) {
-				k := potKey(l.cell, l.value, false)
-				target := potKey(l.cell, l.value, true) == sk && !containsPot(chains, k)
-				if !target && toOff.has(k) {
-					continue
-				}
-				off := c.offPot(p, l)
-				if target {
-					chains = append(chains, off)
-				}
-				if !toOff.has(k) {
-					pendingOff = append(pendingOff, off)
-					toOff.add(off)
-				}
-			}
-		}
-		for hOff < len(pendingOff) {
-			p := pendingOff[hOff]
-			hOff++
-			for _, l := range c.offLinks(g, p, y, true) {
-				k := potKey(l.cell, l.value, true)
-				target := potKey(l.cell, l.value, false) == sk && !containsPot(chains, k)
-				if !target && toOn.has(k) {
-					continue
-				}
-				on := c.onPot(g, p, &emptyGrid, toOff, l)
-				if target {
-					chains = append(chains, on)
-				}
-				if !toOn.has(k) {
-					pendingOn = append(pendingOn, on)
-					toOn.add(on)
-				}
-			}
-		}
-	}
-	return chains
 }
 
 // chain is Chaining.doChaining: it follows the implications of toOn and
