@@ -161,6 +161,14 @@ type chaining struct {
 	gen             int32
 	seenOn, seenOff [potKeys]int32
 
+	// Link cache of one loops call, whose grid and link kinds are fixed:
+	// the links of key k are lbuf[lstart[k]:][:llen[k]] when lgen[k] is
+	// lcur.
+	lbuf         []link
+	lstart, llen [potKeys]int32
+	lgen         [potKeys]int32
+	lcur         int32
+
 	// cache holds, for a nested rule, its hints on each grid it was asked
 	// about during the current step (a hint list depends on the grid
 	// only), as Chaining.getHints keeps its last grid's.
@@ -359,6 +367,12 @@ func (c *chaining) hintList(g *grid) []*hint {
 }
 
 func (c *chaining) loops(g *grid, y, x bool) []*hint {
+	c.lcur++
+	if c.lcur == 0 {
+		c.lgen = [potKeys]int32{}
+		c.lcur = 1
+	}
+	c.lbuf = c.lbuf[:0]
 	var result []*hint
 	for cell := 0; cell < 81; cell++ {
 		if g.val[cell] != 0 || count(g.cand[cell]) <= 1 || c.stopped() {
@@ -465,7 +479,7 @@ func (c *chaining) cyclesFrom(g *grid, src int32, y, x bool, out []int32) []int3
 		for ; hOn < len(pendingOn); hOn++ {
 			i := pendingOn[hOn]
 			k := int(c.recs[i].k)
-			for _, l := range c.onLinksAt(g, k/20, (k/2)%10, y) {
+			for _, l := range c.linksOf(g, k, y, x) {
 				off := int32(potKey(l.cell, l.value, false))
 				if !c.recIsParent(i, off) {
 					pendingOff = append(pendingOff, c.addRec(off, i, l.cs))
@@ -476,7 +490,7 @@ func (c *chaining) cyclesFrom(g *grid, src int32, y, x bool, out []int32) []int3
 		for ; hOff < len(pendingOff); hOff++ {
 			j := pendingOff[hOff]
 			k := int(c.recs[j].k)
-			for _, l := range c.offLinksAt(g, k/20, (k/2)%10, y, x) {
+			for _, l := range c.linksOf(g, k, y, x) {
 				on := int32(potKey(l.cell, l.value, true))
 				if length >= 4 && on == src {
 					out = append(out, c.addRec(on, j, l.cs))
@@ -490,6 +504,22 @@ func (c *chaining) cyclesFrom(g *grid, src int32, y, x bool, out []int32) []int3
 	}
 	c.qiOn, c.qiOff = pendingOn[:0], pendingOff[:0]
 	return out
+}
+
+// linksOf returns the links from key k (on: what it turns off; off: what
+// it turns on), cached for the loops call.
+func (c *chaining) linksOf(g *grid, k int, y, x bool) []link {
+	if c.lgen[k] != c.lcur {
+		var ls []link
+		if k&1 == 1 {
+			ls = c.onLinksAt(g, k/20, (k/2)%10, y)
+		} else {
+			ls = c.offLinksAt(g, k/20, (k/2)%10, y, x)
+		}
+		c.lgen[k], c.lstart[k], c.llen[k] = c.lcur, int32(len(c.lbuf)), int32(len(ls))
+		c.lbuf = append(c.lbuf, ls...)
+	}
+	return c.lbuf[c.lstart[k] : c.lstart[k]+c.llen[k]]
 }
 
 // recIsParent is Chaining.isParent: whether key k occurs among record i's
@@ -529,7 +559,7 @@ func (c *chaining) forcingFrom(g *grid, src int32, on bool, y bool, out []int32,
 		for ; hOn < len(pendingOn); hOn++ {
 			i := pendingOn[hOn]
 			k := int(c.recs[i].k)
-			for _, l := range c.onLinksAt(g, k/20, (k/2)%10, y) {
+			for _, l := range c.linksOf(g, k, y, true) {
 				off := int32(potKey(l.cell, l.value, false))
 				target := off^1 == src && !has(off)
 				seen := c.seenOff[off] == gen
@@ -549,7 +579,7 @@ func (c *chaining) forcingFrom(g *grid, src int32, on bool, y bool, out []int32,
 		for ; hOff < len(pendingOff); hOff++ {
 			j := pendingOff[hOff]
 			k := int(c.recs[j].k)
-			for _, l := range c.offLinksAt(g, k/20, (k/2)%10, y, true) {
+			for _, l := range c.linksOf(g, k, y, true) {
 				onk := int32(potKey(l.cell, l.value, true))
 				target := onk^1 == src && !has(onk)
 				seen := c.seenOn[onk] == gen
@@ -610,14 +640,14 @@ func (ch *chaining) onLinksAt(g *grid, cell, value int, y bool) []link {
 			}
 		}
 	}
-	var added [81]bool
-	added[cell] = true
-	for _, t := range []int{box, row, col} {
+	var added cellSet
+	added.add(cell)
+	for t := box; t <= col; t++ {
 		r := cellRegion[cell][t]
 		for m := g.pos[t][r][value]; m != 0; m &= m - 1 {
-			if c := regionCells[t][r][first(m)]; !added[c] {
+			if c := regionCells[t][r][first(m)]; !added.has(c) {
 				out = append(out, link{c, value, regionCause[t], t})
-				added[c] = true
+				added.add(c)
 			}
 		}
 	}
@@ -640,7 +670,7 @@ func (ch *chaining) offLinksAt(g *grid, cell, value int, y, x bool) []link {
 		out = append(out, link{cell, first(g.cand[cell] &^ bit(value)), causeNakedSingle, -1})
 	}
 	if x {
-		for _, t := range []int{box, row, col} {
+		for t := box; t <= col; t++ {
 			r := cellRegion[cell][t]
 			if m := g.pos[t][r][value] &^ (1 << cellPos[cell][t]); m != 0 && m&(m-1) == 0 {
 				out = append(out, link{regionCells[t][r][first(m)], value, regionCause[t], t})

@@ -44,6 +44,15 @@ func init() {
 		regionCells[box][b][(r%3)*3+k%3] = c
 		cellPos[c] = [3]uint8{uint8((r%3)*3 + k%3), uint8(k), uint8(r)}
 	}
+	for t1 := 0; t1 < 3; t1++ {
+		for r1 := 0; r1 < 9; r1++ {
+			for _, c := range regionCells[t1][r1] {
+				for t2 := 0; t2 < 3; t2++ {
+					crossTable[t1][r1][t2][cellRegion[c][t2]] = true
+				}
+			}
+		}
+	}
 	for a := 0; a < 81; a++ {
 		n := 0
 		for b := 0; b < 81; b++ {

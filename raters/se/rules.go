@@ -96,14 +96,11 @@ func nakedSingle(g *grid, acc accumulator) bool {
 func inRegion(c, t, r int) bool { return cellRegion[c][t] == r }
 
 // crosses says whether two regions share a cell (Region.crosses).
-func crosses(t1, r1, t2, r2 int) bool {
-	for _, c := range regionCells[t1][r1] {
-		if inRegion(c, t2, r2) {
-			return true
-		}
-	}
-	return false
-}
+func crosses(t1, r1, t2, r2 int) bool { return crossTable[t1][r1][t2][r2] }
+
+// crossTable[t1][r1][t2][r2] says whether the regions share a cell; init
+// fills it.
+var crossTable [3][9][3][9]bool
 
 // locking is diuf/sudoku/solver/rules/Locking.java: pointing (2.6) and
 // claiming (2.8), or in direct mode the intersections that leave a hidden
