@@ -96,35 +96,65 @@ func (a alignedExclusion) try(g *grid, cells []int, common cellSet, order []int,
 	}
 	// allowed[i] collects the values of cells[i] that some allowed
 	// combination uses.
-	var allowed [3]uint16
-	var vals [3]int
+	var allowed, full [3]uint16
 	k := len(cells)
-	var walk func(i int, used uint16)
-	walk = func(i int, used uint16) {
-		if i == k {
-			for x := 0; x < k; x++ {
-				for y := x + 1; y < k; y++ {
-					if vals[x] == vals[y] && isPeer[cells[x]][cells[y]] {
-						return
+	for i, c := range cells {
+		full[i] = g.cand[c]
+	}
+	// A combination is allowed when no two cells that see each other share
+	// a value and no common excluder loses all its candidates. Once every
+	// value of every cell is allowed nothing can go, and the search stops.
+	ok := func(used uint16) bool {
+		for _, e := range ex[:n] {
+			if e&^used == 0 {
+				return false
+			}
+		}
+		return true
+	}
+	c0, c1 := cells[0], cells[1]
+	p01 := isPeer[c0][c1]
+	if k == 2 {
+		for m0 := full[0]; m0 != 0; m0 &= m0 - 1 {
+			b0 := m0 & -m0
+			for m1 := full[1]; m1 != 0; m1 &= m1 - 1 {
+				b1 := m1 & -m1
+				if (b0 == b1 && p01) || !ok(b0|b1) {
+					continue
+				}
+				allowed[0] |= b0
+				allowed[1] |= b1
+			}
+			if allowed == full {
+				break
+			}
+		}
+	} else {
+		c2 := cells[2]
+		p02, p12 := isPeer[c0][c2], isPeer[c1][c2]
+	outer:
+		for m0 := full[0]; m0 != 0; m0 &= m0 - 1 {
+			b0 := m0 & -m0
+			for m1 := full[1]; m1 != 0; m1 &= m1 - 1 {
+				b1 := m1 & -m1
+				if b0 == b1 && p01 {
+					continue
+				}
+				for m2 := full[2]; m2 != 0; m2 &= m2 - 1 {
+					b2 := m2 & -m2
+					if (b0 == b2 && p02) || (b1 == b2 && p12) || !ok(b0|b1|b2) {
+						continue
+					}
+					allowed[0] |= b0
+					allowed[1] |= b1
+					allowed[2] |= b2
+					if allowed == full {
+						break outer
 					}
 				}
 			}
-			for _, e := range ex[:n] {
-				if e&^used == 0 {
-					return
-				}
-			}
-			for x := 0; x < k; x++ {
-				allowed[x] |= bit(vals[x])
-			}
-			return
-		}
-		for m := g.cand[cells[i]]; m != 0; m &= m - 1 {
-			vals[i] = first(m)
-			walk(i+1, used|bit(vals[i]))
 		}
 	}
-	walk(0, 0)
 	var elims []elim
 	for i, c := range cells {
 		if m := g.cand[c] &^ allowed[i]; m != 0 {

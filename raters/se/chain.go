@@ -68,7 +68,7 @@ func potKey(cell, value int, on bool) int {
 type potSet struct {
 	keys []*pot
 	ks   []int32 // the keys of keys, kept apart: pots are reused
-	idx  [potKeys]int32
+	idx  [potKeys]uint16
 }
 
 func (s *potSet) add(p *pot) {
@@ -78,7 +78,7 @@ func (s *potSet) add(p *pot) {
 	}
 	s.keys = append(s.keys, p)
 	s.ks = append(s.ks, int32(k))
-	s.idx[k] = int32(len(s.keys))
+	s.idx[k] = uint16(len(s.keys))
 }
 
 func (s *potSet) has(k int) bool { return s.idx[k] > 0 }
@@ -97,7 +97,7 @@ func (s *potSet) retain(o *potSet) {
 		if o.has(k) {
 			keys = append(keys, p)
 			ks = append(ks, int32(k))
-			s.idx[k] = int32(len(keys))
+			s.idx[k] = uint16(len(keys))
 		} else {
 			s.idx[k] = 0
 		}
@@ -160,6 +160,11 @@ type chaining struct {
 	qiOn, qiOff     []int32
 	gen             int32
 	seenOn, seenOff [potKeys]int32
+
+	// Scratch of bfs.
+	aseen [potKeys]int32
+	agen  int32
+	aout  []*pot
 
 	// Link cache of one loops call, whose grid and link kinds are fixed:
 	// the links of key k are lbuf[lstart[k]:][:llen[k]] when lgen[k] is
@@ -262,7 +267,7 @@ func (c *chaining) cloneSet(s *potSet) *potSet {
 	d.keys = append(d.keys, s.keys...)
 	d.ks = append(d.ks, s.ks...)
 	for i, k := range d.ks {
-		d.idx[k] = int32(i + 1)
+		d.idx[k] = uint16(i + 1)
 	}
 	return d
 }
@@ -710,7 +715,7 @@ func (ch *chaining) onPot(g *grid, p *pot, source *grid, offs *potSet, l link) *
 // toOff, turning candidates off in a copy of g when dynamic, and returns
 // the two potentials of a contradiction, or nils.
 func (c *chaining) chain(g0 *grid, toOn, toOff *potSet) (*pot, *pot) {
-	save := *g0
+	save := g0 // the grid as it was: g0 is not changed
 	g := *g0
 	pendingOn := append(c.qOn[:0], toOn.keys...)
 	pendingOff := append(c.qOff[:0], toOff.keys...)
@@ -739,10 +744,10 @@ func (c *chaining) chain(g0 *grid, toOn, toOff *potSet) (*pot, *pot) {
 			// getOffToOn runs before Potential.off in doChaining.
 			for _, l := range c.offLinks(&g, p, !c.nishio, true) {
 				if off := toOff.get(potKey(l.cell, l.value, false)); off != nil {
-					return c.onPot(&g, p, &save, toOff, l), off
+					return c.onPot(&g, p, save, toOff, l), off
 				}
 				if !toOn.has(potKey(l.cell, l.value, true)) {
-					on := c.onPot(&g, p, &save, toOff, l)
+					on := c.onPot(&g, p, save, toOff, l)
 					toOn.add(on)
 					pendingOn = append(pendingOn, on)
 				}
@@ -756,7 +761,7 @@ func (c *chaining) chain(g0 *grid, toOn, toOff *potSet) (*pot, *pot) {
 			return nil, nil
 		}
 		more := false
-		for _, off := range c.advanced(&g, &save, toOff) {
+		for _, off := range c.advanced(&g, save, toOff) {
 			if !toOff.has(off.key()) {
 				toOff.add(off)
 				pendingOff = append(pendingOff, off)
@@ -822,8 +827,29 @@ func hashOrder(es []elim) []elim {
 
 // ancestors is Potential.getAncestorCount: the distinct potentials p
 // follows from, p included.
-func ancestors(p *pot) int {
-	return len(chainOf(p))
+func (c *chaining) ancestors(p *pot) int {
+	return len(c.bfs(p))
+}
+
+// bfs is chainOf on c's scratch: the slice is valid until the next call.
+func (c *chaining) bfs(p *pot) []*pot {
+	c.agen++
+	if c.agen == 0 {
+		c.aseen = [potKeys]int32{}
+		c.agen = 1
+	}
+	out := append(c.aout[:0], p)
+	c.aseen[p.key()] = c.agen
+	for i := 0; i < len(out); i++ {
+		for _, q := range out[i].parents {
+			if k := q.key(); c.aseen[k] != c.agen {
+				c.aseen[k] = c.agen
+				out = append(out, q)
+			}
+		}
+	}
+	c.aout = out
+	return out
 }
 
 // chainOf is ChainingHint.getChain: p and its ancestors, breadth first,
@@ -865,15 +891,21 @@ func fullChainKey(h *hint) string {
 func finish(h *hint, flat int, base float64) *hint {
 	ch := h.chain
 	nested := 0
-	seen := map[string]bool{}
+	var seen map[string]bool
 	for _, t := range ch.targets {
-		for _, p := range chainOf(t) {
+		var hs []*hint
+		for _, p := range ch.rule.bfs(t) {
 			if p.nested != nil {
-				k := fullChainKey(p.nested)
-				if !seen[k] {
-					seen[k] = true
-					nested += p.nested.chain.complexity
-				}
+				hs = append(hs, p.nested)
+			}
+		}
+		for _, n := range hs {
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			if k := fullChainKey(n); !seen[k] {
+				seen[k] = true
+				nested += n.chain.complexity
 			}
 		}
 	}
@@ -994,7 +1026,7 @@ func (c *chaining) cycleHint(g *grid, dstOn, dstOff *pot, y, x bool) *hint {
 			h.name = "Generalized X-Wing"
 		}
 	}
-	return finish(h, ancestors(dstOn), base)
+	return finish(h, c.ancestors(dstOn), base)
 }
 
 func addElim(es []elim, c, v int) []elim {
@@ -1030,11 +1062,11 @@ func (c *chaining) forcingChainHint(g *grid, target *pot, y, x bool) *hint {
 		h.name, h.chain.sortKey = "Forcing Y-Chain", 3
 	default:
 		h.name, h.chain.sortKey = "Forcing X-Chain", 2
-		if ancestors(target) == 6 {
+		if c.ancestors(target) == 6 {
 			h.name = "Turbot Fish"
 		}
 	}
-	return finish(h, ancestors(target), base)
+	return finish(h, c.ancestors(target), base)
 }
 
 func (c *chaining) namePrefix() string {
@@ -1091,7 +1123,7 @@ func (c *chaining) binaryHint(dstOn, dstOff, source *pot, elims []elim, absurd b
 	default:
 		h.name = c.namePrefix() + "Double Forcing" + c.nameSuffix()
 	}
-	return finish(h, ancestors(dstOn)+ancestors(dstOff), c.difficulty())
+	return finish(h, c.ancestors(dstOn)+c.ancestors(dstOff), c.difficulty())
 }
 
 func (c *chaining) onHint(g *grid, dstOn, dstOff, source, target *pot, absurd bool) *hint {
@@ -1241,7 +1273,7 @@ func (c *chaining) cellHint(g *grid, cell int, target *pot, outcomes []*potSet) 
 		if g.has(cell, v) {
 			p := outcomes[v].get(target.key())
 			ch.targets = append(ch.targets, p)
-			flat += ancestors(p)
+			flat += c.ancestors(p)
 		}
 	}
 	ch.result = ch.targets[0]
@@ -1258,7 +1290,7 @@ func (c *chaining) regionHint(g *grid, t, r, v int, target *pot, outcomes []*pot
 	for m := pos; m != 0; m &= m - 1 {
 		p := outcomes[first(m)].get(target.key())
 		ch.targets = append(ch.targets, p)
-		flat += ancestors(p)
+		flat += c.ancestors(p)
 	}
 	ch.result = ch.targets[0]
 	h.chain = ch
