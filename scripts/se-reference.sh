@@ -15,13 +15,16 @@
 # ../shared/data/tdoku: EASY (default 500) each from the 17-clue and top1465
 # lists, HARD (default 100) each from the two forum-hardest lists; set
 # DATA to use other lists. For each list, serate (one thread) and
-# `sudokulab rate --rater se --jobs 1` rate the same file one after the
-# other, so both see the same machine; the report gives the agreement and
+# `sudokulab rate --rater se --jobs 1` (with GOMAXPROCS=1: one thread, as
+# serate's --threads=1) rate the same file one after the other, so both
+# see the same machine; the report gives the agreement and
 # the CPU seconds per puzzle of each, and OUTDIR keeps every rating and
 # the differences (default: a temporary directory, removed). serate takes
 # up to minutes per forum-hardest puzzle: with REUSE=1 a serate result
 # already in OUTDIR is used again instead of rated anew (the report says
-# so).
+# so). LISTS (default all four) names the lists to rate by a part of their
+# file names, e.g. LISTS="17_clue 1905", so that two invocations with
+# different OUTDIRs can share the two cores.
 set -euo pipefail
 
 if [[ $# -lt 1 || ! -d "${1}/diuf/sudoku" ]]; then
@@ -75,6 +78,11 @@ printf '%-36s %7s %7s %7s %7s %13s %13s %8s %8s\n' list puzzles ER EP ED "serate
 for entry in "${lists[@]}"; do
 	list=${entry%%:*} n=${entry##*:}
 	[[ $n -gt 0 ]] || continue
+	if [[ -n "${LISTS:-}" ]]; then
+		keep=0
+		for want in $LISTS; do [[ $list == *"$want"* ]] && keep=1; done
+		[[ $keep == 1 ]] || continue
+	fi
 	name=${list%.txt}
 	sample "$data/$list" "$n" >"$out/$name.txt"
 	reused=""
@@ -87,7 +95,7 @@ for entry in "${lists[@]}"; do
 			--techs=$techs --threads=1 --format='%g	%r/%p/%d	%R' --input="$out/$name.txt")
 		echo "$serate_cpu" >"$out/$name.serate.cpu"
 	fi
-	se_cpu=$(cpu se "$out/$name.se.csv" nice "$out/sudokulab" rate --rater se --jobs 1 --timeout 0 -O csv "$out/$name.txt" 2>"$out/$name.se.log")
+	se_cpu=$(GOMAXPROCS=1 cpu se "$out/$name.se.csv" nice "$out/sudokulab" rate --rater se --jobs 1 --timeout 0 -O csv "$out/$name.txt" 2>"$out/$name.se.log")
 	# Join on the puzzle: serate's line is "puzzle<TAB>ER/EP/ED<TAB>technique",
 	# ours a CSV row whose se_label is ER/EP/ED.
 	awk -F'\t' 'NR == FNR {want[FNR] = $2; tech[FNR] = $3; pz[FNR] = $1; next}
