@@ -49,9 +49,14 @@ func (a alignedExclusion) hints(g *grid, acc accumulator) bool {
 			c0, c1 := cands[n1], cands[n2]
 			if a.degree == 2 {
 				cells[0], cells[1] = c0, c1
-				if !a.try(g, cells[:2], excluders[c0].and(excluders[c1]), exList[c0], acc) {
+				if common := excluders[c0].and(excluders[c1]); common.size() >= 2 && !a.try(g, cells[:2], common, exList[c0], acc) {
 					return false
 				}
+				continue
+			}
+			c01 := excluders[c0].and(excluders[c1])
+			if c01.size() < 2 {
+				// Every triplet of c0 and c1 has fewer common excluders.
 				continue
 			}
 			var in cellSet
@@ -62,7 +67,7 @@ func (a alignedExclusion) hints(g *grid, acc accumulator) bool {
 					}
 					in.add(e)
 					cells[0], cells[1], cells[2] = c0, c1, e
-					if !a.try(g, cells[:3], excluders[c0].and(excluders[c1]).and(excluders[e]), exList[c0], acc) {
+					if common := c01.and(excluders[e]); common.size() >= 2 && !a.try(g, cells[:3], common, exList[c0], acc) {
 						return false
 					}
 				}
@@ -82,35 +87,35 @@ func (s cellSet) size() int             { return bits.OnesCount64(s[0]) + bits.O
 
 // try tests one aligned set; order lists the first cell's excluders in
 // SE's order, of which common are those shared by every cell.
+// The caller has checked that there are at least two.
 func (a alignedExclusion) try(g *grid, cells []int, common cellSet, order []int, acc accumulator) bool {
-	if common.size() < 2 {
-		return true
-	}
-	var ex [20]uint16
-	n := 0
+	// A combination is allowed when no two cells that see each other share
+	// a value and no common excluder loses all its candidates, that is
+	// when its values hold no excluder's candidates. Excluders have two
+	// candidates, or three for triplets: pair[v] holds the values w such
+	// that {v, w} are an excluder's two, triple the excluders of three.
+	var pair [10]uint16
+	var triple [1 << 10 / 64]uint64
 	for _, e := range order {
-		if common.has(e) {
-			ex[n] = g.cand[e]
-			n++
+		if !common.has(e) {
+			continue
+		}
+		m := g.cand[e]
+		if count(m) == 2 {
+			v, w := first(m), first(m&(m-1))
+			pair[v] |= bit(w)
+			pair[w] |= bit(v)
+		} else {
+			triple[m>>6] |= 1 << (m & 63)
 		}
 	}
 	// allowed[i] collects the values of cells[i] that some allowed
-	// combination uses.
+	// combination uses. Once every value of every cell is allowed nothing
+	// can go, and the search stops.
 	var allowed, full [3]uint16
 	k := len(cells)
 	for i, c := range cells {
 		full[i] = g.cand[c]
-	}
-	// A combination is allowed when no two cells that see each other share
-	// a value and no common excluder loses all its candidates. Once every
-	// value of every cell is allowed nothing can go, and the search stops.
-	ok := func(used uint16) bool {
-		for _, e := range ex[:n] {
-			if e&^used == 0 {
-				return false
-			}
-		}
-		return true
 	}
 	c0, c1 := cells[0], cells[1]
 	p01 := isPeer[c0][c1]
@@ -119,7 +124,7 @@ func (a alignedExclusion) try(g *grid, cells []int, common cellSet, order []int,
 			b0 := m0 & -m0
 			for m1 := full[1]; m1 != 0; m1 &= m1 - 1 {
 				b1 := m1 & -m1
-				if (b0 == b1 && p01) || !ok(b0|b1) {
+				if (b0 == b1 && p01) || pair[first(b0)]&b1 != 0 {
 					continue
 				}
 				allowed[0] |= b0
@@ -140,9 +145,14 @@ func (a alignedExclusion) try(g *grid, cells []int, common cellSet, order []int,
 				if b0 == b1 && p01 {
 					continue
 				}
+				v0, v1 := first(b0), first(b1)
+				dead01 := pair[v0]&b1 != 0
 				for m2 := full[2]; m2 != 0; m2 &= m2 - 1 {
 					b2 := m2 & -m2
-					if (b0 == b2 && p02) || (b1 == b2 && p12) || !ok(b0|b1|b2) {
+					if (b0 == b2 && p02) || (b1 == b2 && p12) {
+						continue
+					}
+					if u := b0 | b1 | b2; dead01 || (pair[v0]|pair[v1])&b2 != 0 || triple[u>>6]&(1<<(u&63)) != 0 {
 						continue
 					}
 					allowed[0] |= b0

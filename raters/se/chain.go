@@ -34,14 +34,17 @@ func causeRegionType(c cause) int {
 // pot is SE's Potential: "cell holds value" (on) or its negation (off),
 // with the potentials it follows from. Two pots are equal when cell, value
 // and on are; parents do not count.
+//
+// The fields are ordered so that a pot takes 64 bytes, one cache line:
+// chains make millions of them.
 type pot struct {
 	cell, value int
-	on          bool
 	parents     []*pot
-	cause       cause
 	nested      *hint
 	one         [1]*pot // backing store for a single parent
 	k           int32   // key, cached
+	on          bool
+	cause       cause
 }
 
 const potKeys = 81 * 10 * 2
@@ -68,24 +71,29 @@ func potKey(cell, value int, on bool) int {
 type potSet struct {
 	keys []*pot
 	ks   []int32 // the keys of keys, kept apart: pots are reused
-	idx  [potKeys]uint16
+	// in has a bit per key held; idx[k] is 1 + the index of key k in keys
+	// where in has k. Most lookups miss, and in (200 bytes) answers them
+	// without touching idx (3 kilobytes, of which a step uses hundreds).
+	in  [(potKeys + 63) / 64]uint64
+	idx [potKeys]uint16
 }
 
 func (s *potSet) add(p *pot) {
 	k := p.key()
-	if s.idx[k] > 0 {
+	if s.has(k) {
 		return
 	}
 	s.keys = append(s.keys, p)
 	s.ks = append(s.ks, int32(k))
 	s.idx[k] = uint16(len(s.keys))
+	s.in[k>>6] |= 1 << uint(k&63)
 }
 
-func (s *potSet) has(k int) bool { return s.idx[k] > 0 }
+func (s *potSet) has(k int) bool { return s.in[k>>6]&(1<<uint(k&63)) != 0 }
 
 func (s *potSet) get(k int) *pot {
-	if i := s.idx[k]; i > 0 {
-		return s.keys[i-1]
+	if s.has(k) {
+		return s.keys[s.idx[k]-1]
 	}
 	return nil
 }
@@ -99,7 +107,7 @@ func (s *potSet) retain(o *potSet) {
 			ks = append(ks, int32(k))
 			s.idx[k] = uint16(len(keys))
 		} else {
-			s.idx[k] = 0
+			s.in[k>>6] &^= 1 << uint(k&63)
 		}
 	}
 	s.keys, s.ks = keys, ks
@@ -146,7 +154,12 @@ type chaining struct {
 	ci, pi int
 	sets   []*potSet
 	nsets  int
-	memo   map[int]*chainResult
+	memo    [potKeys]*chainResult // valid where memoGen is mcur
+	memoGen [potKeys]int32
+	mcur    int32
+	results []*chainResult // pool of memo entries, nres in use
+	nres    int
+	scratch grid // the copy of the grid a dynamic chain reduces
 	links  []link
 	links2 []link
 	qOn    []*pot
@@ -246,9 +259,7 @@ func (c *chaining) set(ps ...*pot) *potSet {
 	var s *potSet
 	if c.nsets < len(c.sets) {
 		s = c.sets[c.nsets]
-		for _, k := range s.ks {
-			s.idx[k] = 0
-		}
+		s.in = [len(s.in)]uint64{}
 		s.keys, s.ks = s.keys[:0], s.ks[:0]
 	} else {
 		s = &potSet{}
@@ -266,6 +277,7 @@ func (c *chaining) cloneSet(s *potSet) *potSet {
 	d := c.set()
 	d.keys = append(d.keys, s.keys...)
 	d.ks = append(d.ks, s.ks...)
+	d.in = s.in
 	for i, k := range d.ks {
 		d.idx[k] = uint16(i + 1)
 	}
@@ -274,18 +286,33 @@ func (c *chaining) cloneSet(s *potSet) *potSet {
 
 // chainFrom is chain from one starting potential, memoized.
 func (c *chaining) chainFrom(g *grid, start *pot) *chainResult {
-	if r, ok := c.memo[start.key()]; ok {
-		return r
+	k := start.key()
+	if c.memoGen[k] == c.mcur {
+		return c.memo[k]
 	}
-	r := &chainResult{toOn: c.set(), toOff: c.set()}
+	if c.nres == len(c.results) {
+		c.results = append(c.results, &chainResult{})
+	}
+	r := c.results[c.nres]
+	c.nres++
+	*r = chainResult{toOn: c.set(), toOff: c.set()}
 	if start.on {
 		r.toOn.add(start)
 	} else {
 		r.toOff.add(start)
 	}
 	r.a, r.b = c.chain(g, r.toOn, r.toOff)
-	c.memo[start.key()] = r
+	c.memo[k], c.memoGen[k] = r, c.mcur
 	return r
+}
+
+// clearMemo forgets the memoized chains (the grid changed).
+func (c *chaining) clearMemo() {
+	c.nres = 0
+	if c.mcur++; c.mcur == 0 {
+		c.memoGen = [potKeys]int32{}
+		c.mcur = 1
+	}
 }
 
 func newChaining(multiple, dynamic, nishio bool, level, nestingLimit int) *chaining {
@@ -349,7 +376,7 @@ func (c *chaining) cachedHints(g *grid, acc accumulator) bool {
 // hintList is Chaining.getHintList: every hint, easiest first.
 func (c *chaining) hintList(g *grid) []*hint {
 	c.nsets = 0
-	c.memo = map[int]*chainResult{}
+	c.clearMemo()
 	var result []*hint
 	if c.multiple || c.dynamic {
 		result = c.multipleChains(g)
@@ -716,7 +743,14 @@ func (ch *chaining) onPot(g *grid, p *pot, source *grid, offs *potSet, l link) *
 // the two potentials of a contradiction, or nils.
 func (c *chaining) chain(g0 *grid, toOn, toOff *potSet) (*pot, *pot) {
 	save := g0 // the grid as it was: g0 is not changed
-	g := *g0
+	g := g0
+	if c.dynamic {
+		// Only a dynamic chain removes candidates as it goes; it works
+		// on a copy (the rule's own: a chain never runs inside another
+		// of the same rule).
+		c.scratch = *g0
+		g = &c.scratch
+	}
 	pendingOn := append(c.qOn[:0], toOn.keys...)
 	pendingOff := append(c.qOff[:0], toOff.keys...)
 	hOn, hOff := 0, 0 // queue heads
@@ -725,7 +759,7 @@ func (c *chaining) chain(g0 *grid, toOn, toOff *potSet) (*pot, *pot) {
 		if hOn < len(pendingOn) {
 			p := pendingOn[hOn]
 			hOn++
-			for _, l := range c.onLinks(&g, p, !c.nishio) {
+			for _, l := range c.onLinks(g, p, !c.nishio) {
 				if on := toOn.get(potKey(l.cell, l.value, true)); on != nil {
 					return on, c.offPot(p, l)
 				}
@@ -742,12 +776,12 @@ func (c *chaining) chain(g0 *grid, toOn, toOff *potSet) (*pot, *pot) {
 			hOff++
 			// The potentials are made before p goes off the grid, as
 			// getOffToOn runs before Potential.off in doChaining.
-			for _, l := range c.offLinks(&g, p, !c.nishio, true) {
+			for _, l := range c.offLinks(g, p, !c.nishio, true) {
 				if off := toOff.get(potKey(l.cell, l.value, false)); off != nil {
-					return c.onPot(&g, p, save, toOff, l), off
+					return c.onPot(g, p, save, toOff, l), off
 				}
 				if !toOn.has(potKey(l.cell, l.value, true)) {
-					on := c.onPot(&g, p, save, toOff, l)
+					on := c.onPot(g, p, save, toOff, l)
 					toOn.add(on)
 					pendingOn = append(pendingOn, on)
 				}
@@ -761,7 +795,7 @@ func (c *chaining) chain(g0 *grid, toOn, toOff *potSet) (*pot, *pot) {
 			return nil, nil
 		}
 		more := false
-		for _, off := range c.advanced(&g, save, toOff) {
+		for _, off := range c.advanced(g, save, toOff) {
 			if !toOff.has(off.key()) {
 				toOff.add(off)
 				pendingOff = append(pendingOff, off)

@@ -215,6 +215,38 @@ func combinations(k, n int, buf []int, f func(idx []int) bool) bool {
 	return true
 }
 
+// subsets is combinations(k, 9, ...) restricted to the k-subsets of the
+// positions in elig: it calls f with them in the order combinations would,
+// skipping the subsets that hold a position outside elig. (Restricting
+// Gosper's order, which is colexicographic, to a subset of positions keeps
+// it colexicographic.)
+func subsets(k int, elig uint16, buf []int, f func(idx []int) bool) bool {
+	var pos [16]int
+	n := 0
+	for m := elig; m != 0; m &= m - 1 {
+		pos[n] = bits.TrailingZeros16(m)
+		n++
+	}
+	if k > n || k <= 0 {
+		return k != 0 || f(buf[:0])
+	}
+	v := uint32(1)<<uint(k) - 1
+	limit := uint32(1) << uint(n)
+	for v < limit {
+		idx := buf[:0]
+		for m := v; m != 0; m &= m - 1 {
+			idx = append(idx, pos[bits.TrailingZeros32(m)])
+		}
+		if !f(idx) {
+			return false
+		}
+		s := v & -v
+		r := v + s
+		v = (((r ^ v) >> 2) / s) | r
+	}
+	return true
+}
+
 // commonTuple is CommonTuples.searchCommonTuple: the union of the sets if
 // each has at least two members and the union has exactly degree members.
 func commonTuple(sets []uint16, degree int) (uint16, bool) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 )
 
 // Step is one step of the solution path.
@@ -82,6 +83,9 @@ func producers() []producer {
 	}
 }
 
+// producerPool holds producer lists (producers()) between ratings.
+var producerPool sync.Pool
+
 // Rate rates a puzzle given as 81 values (0 for empty) the way
 // Solver.getDifficulty does: at each point it takes the first hint of the
 // first technique that has one, and the ratings are the maxima of the
@@ -104,7 +108,21 @@ func Rate(ctx context.Context, values [81]int) (Result, error) {
 		}
 	}
 	g.rebuild()
-	ps := producers()
+	// The producers keep their scratch (pots, sets, memo tables, some
+	// hundreds of kilobytes) from one rating to the next.
+	ps, _ := producerPool.Get().([]producer)
+	if ps == nil {
+		ps = producers()
+	}
+	defer func() {
+		for _, p := range ps {
+			if c, ok := p.(*chaining); ok {
+				c.reset()
+				c.setDone(nil)
+			}
+		}
+		producerPool.Put(ps)
+	}()
 	for _, p := range ps {
 		if c, ok := p.(*chaining); ok {
 			c.setDone(ctx.Done())

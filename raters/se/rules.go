@@ -252,7 +252,15 @@ func (s hiddenSet) hints(g *grid, acc accumulator) bool {
 			if !(n > s.degree*2 || (s.direct && n > s.degree)) {
 				continue
 			}
-			ok := combinations(s.degree, 9, buf[:], func(idx []int) bool {
+			// Values with fewer than two places make no common tuple
+			// (commonTuple): the subsets holding one are skipped.
+			var elig uint16
+			for x := 0; x < 9; x++ {
+				if count(g.positions(t, r, x+1)) >= 2 {
+					elig |= 1 << uint(x)
+				}
+			}
+			ok := subsets(s.degree, elig, buf[:], func(idx []int) bool {
 				var values uint16
 				for i, x := range idx {
 					values |= bit(x + 1)
@@ -345,17 +353,27 @@ func (s nakedSet) hints(g *grid, acc accumulator) bool {
 			if g.emptyCount(t, r) < s.degree*2 {
 				continue
 			}
-			ok := combinations(s.degree, 9, buf[:], func(idx []int) bool {
+			// Cells with fewer than two candidates make no common tuple
+			// (commonTuple): the subsets holding one are skipped.
+			var elig uint16
+			for x, c := range regionCells[t][r] {
+				if count(g.cand[c]) >= 2 {
+					elig |= 1 << uint(x)
+				}
+			}
+			ok := subsets(s.degree, elig, buf[:], func(idx []int) bool {
 				var cellMask uint16
-				cells := make([]int, len(idx))
 				for i, x := range idx {
-					cells[i] = regionCells[t][r][x]
-					sets[i] = g.cand[cells[i]]
+					sets[i] = g.cand[regionCells[t][r][x]]
 					cellMask |= 1 << uint(x)
 				}
 				common, found := commonTuple(sets, s.degree)
 				if !found {
 					return true
+				}
+				cells := make([]int, len(idx))
+				for i, x := range idx {
+					cells[i] = regionCells[t][r][x]
 				}
 				h := &hint{cell: -1, name: "Naked " + setNames[s.degree],
 					diff: map[int]float64{2: 3.0, 3: 3.6, 4: 5.0}[s.degree]}
