@@ -150,20 +150,20 @@ type chaining struct {
 	// Scratch, reset by each hintList: pots are handed out of chunks,
 	// sets come from a pool, and chain results are memoized by their
 	// starting potential (the grid does not change within one call).
-	chunks [][]pot
-	ci, pi int
-	sets   []*potSet
-	nsets  int
+	chunks  [][]pot
+	ci, pi  int
+	sets    []*potSet
+	nsets   int
 	memo    [potKeys]*chainResult // valid where memoGen is mcur
 	memoGen [potKeys]int32
 	mcur    int32
 	results []*chainResult // pool of memo entries, nres in use
 	nres    int
 	scratch grid // the copy of the grid a dynamic chain reduces
-	links  []link
-	links2 []link
-	qOn    []*pot
-	qOff   []*pot
+	links   []link
+	links2  []link
+	qOn     []*pot
+	qOff    []*pot
 
 	// Scratch of the cycle and forcing chain searches (cyclesFrom,
 	// forcingFrom).
@@ -173,6 +173,20 @@ type chaining struct {
 	qiOn, qiOff     []int32
 	gen             int32
 	seenOn, seenOff [potKeys]int32
+
+	// The link graph of one loops pass (reachability): the strongly
+	// connected component of each potential present, and for each
+	// component the components it reaches, as a bitset of words words.
+	scc      [potKeys]int32
+	sccIndex [potKeys]int32
+	sccLow   [potKeys]int32
+	sccOn    [potKeys]bool
+	sccSize  []int32
+	sccStack []int32
+	sccOrder []int32 // the potentials by component, in the order found
+	sccCall  []sccFrame
+	sccReach []uint64
+	sccWords int
 
 	// Scratch of bfs.
 	aseen [potKeys]int32
@@ -405,6 +419,7 @@ func (c *chaining) loops(g *grid, y, x bool) []*hint {
 		c.lcur = 1
 	}
 	c.lbuf = c.lbuf[:0]
+	c.reachability(g, y, x)
 	var result []*hint
 	for cell := 0; cell < 81; cell++ {
 		if g.val[cell] != 0 || count(g.cand[cell]) <= 1 || c.stopped() {
@@ -426,12 +441,21 @@ func (c *chaining) unary(g *grid, pOn *pot, result []*hint, y, x bool) []*hint {
 	c.recs = c.recs[:0]
 	c.mat = c.mat[:0]
 	src := int32(pOn.key())
-	cycles := c.cyclesFrom(g, src, y, x, c.found[:0])
-	nCycles := len(cycles)
-	chains := cycles
+	// The searches find paths of the link graph: a cycle through src, or
+	// a path from a potential to its negation. Where reachability says
+	// there is none, a search would find nothing, and it is skipped.
+	chains := c.found[:0]
+	if c.sccSize[c.scc[src]] > 1 {
+		chains = c.cyclesFrom(g, src, y, x, chains)
+	}
+	nCycles := len(chains)
 	if x {
-		chains = c.forcingFrom(g, src, true, y, chains, nCycles)
-		chains = c.forcingFrom(g, src^1, false, y, chains, nCycles)
+		if c.reaches(src, src^1) {
+			chains = c.forcingFrom(g, src, true, y, chains, nCycles)
+		}
+		if c.reaches(src^1, src) {
+			chains = c.forcingFrom(g, src^1, false, y, chains, nCycles)
+		}
 	}
 	c.found = chains[:0]
 	for _, i := range chains[:nCycles] {
@@ -447,6 +471,122 @@ func (c *chaining) unary(g *grid, pOn *pot, result []*hint, y, x bool) []*hint {
 		}
 	}
 	return result
+}
+
+// sccFrame is a call of Tarjan's depth-first search: the potential and
+// how many of its links have been followed.
+type sccFrame struct {
+	k    int32
+	next int32
+}
+
+// reachability computes the strongly connected components of the link
+// graph of a loops pass (the potentials of g's candidates, linked as
+// linksOf links them; Tarjan's algorithm, iteratively) and which
+// components each reaches. It only tells which searches can find
+// something (reaches, sccSize), never what they find.
+func (c *chaining) reachability(g *grid, y, x bool) {
+	for k := range c.sccIndex {
+		c.sccIndex[k] = -1
+	}
+	c.sccSize = c.sccSize[:0]
+	c.sccStack = c.sccStack[:0]
+	c.sccOrder = c.sccOrder[:0]
+	index := int32(0)
+	for cell := 0; cell < 81; cell++ {
+		for m := g.cand[cell]; m != 0 && g.val[cell] == 0; m &= m - 1 {
+			v := first(m)
+			for _, on := range [2]bool{false, true} {
+				if k := potKey(cell, v, on); c.sccIndex[k] < 0 {
+					index = c.strongConnect(g, int32(k), index, y, x)
+				}
+			}
+		}
+	}
+	// Components come out of Tarjan's algorithm after every component
+	// they reach, so one pass in that order fills the reach sets.
+	n := len(c.sccSize)
+	c.sccWords = (n + 63) / 64
+	need := n * c.sccWords
+	if cap(c.sccReach) < need {
+		c.sccReach = make([]uint64, need)
+	}
+	c.sccReach = c.sccReach[:need]
+	clear(c.sccReach)
+	for i := range n {
+		c.sccReach[i*c.sccWords+i/64] |= 1 << uint(i%64)
+	}
+	for _, k := range c.sccOrder {
+		s := int(c.scc[k])
+		for _, l := range c.linksOf(g, int(k), y, x) {
+			t := int(c.scc[potKey(l.cell, l.value, k&1 == 0)])
+			if t != s {
+				dst, src := c.sccReach[s*c.sccWords:(s+1)*c.sccWords], c.sccReach[t*c.sccWords:(t+1)*c.sccWords]
+				for w := range dst {
+					dst[w] |= src[w]
+				}
+			}
+		}
+	}
+}
+
+// strongConnect is Tarjan's depth-first search from k.
+func (c *chaining) strongConnect(g *grid, k, index int32, y, x bool) int32 {
+	c.sccIndex[k], c.sccLow[k] = index, index
+	index++
+	c.sccStack = append(c.sccStack, k)
+	c.sccOn[k] = true
+	call := append(c.sccCall[:0], sccFrame{k: k})
+	for len(call) > 0 {
+		f := &call[len(call)-1]
+		links := c.linksOf(g, int(f.k), y, x)
+		if int(f.next) < len(links) {
+			l := links[f.next]
+			f.next++
+			w := int32(potKey(l.cell, l.value, f.k&1 == 0))
+			if c.sccIndex[w] < 0 {
+				c.sccIndex[w], c.sccLow[w] = index, index
+				index++
+				c.sccStack = append(c.sccStack, w)
+				c.sccOn[w] = true
+				call = append(call, sccFrame{k: w})
+			} else if c.sccOn[w] {
+				c.sccLow[f.k] = min(c.sccLow[f.k], c.sccIndex[w])
+			}
+			continue
+		}
+		v := f.k
+		call = call[:len(call)-1]
+		if len(call) > 0 {
+			u := call[len(call)-1].k
+			c.sccLow[u] = min(c.sccLow[u], c.sccLow[v])
+		}
+		if c.sccLow[v] == c.sccIndex[v] {
+			id := int32(len(c.sccSize))
+			size := int32(0)
+			for {
+				w := c.sccStack[len(c.sccStack)-1]
+				c.sccStack = c.sccStack[:len(c.sccStack)-1]
+				c.sccOn[w] = false
+				c.scc[w] = id
+				c.sccOrder = append(c.sccOrder, w)
+				size++
+				if w == v {
+					break
+				}
+			}
+			c.sccSize = append(c.sccSize, size)
+		}
+	}
+	c.sccCall = call
+	return index
+}
+
+// reaches says whether potential b can be reached from potential a in the
+// graph of the last reachability call.
+func (c *chaining) reaches(a, b int32) bool {
+	s, t := int(c.scc[a]), int(c.scc[b])
+	return c.sccReach[s*c.sccWords+t/64]&(1<<uint(t%64)) != 0
 }
 
 // rec is a potential of a cycle or forcing chain search. These run on a
