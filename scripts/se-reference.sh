@@ -20,11 +20,15 @@
 # see the same machine; the report gives the agreement and
 # the CPU seconds per puzzle of each, and OUTDIR keeps every rating and
 # the differences (default: a temporary directory, removed). serate takes
-# up to minutes per forum-hardest puzzle: with REUSE=1 a serate result
-# already in OUTDIR is used again instead of rated anew (the report says
-# so). LISTS (default all four) names the lists to rate by a part of their
-# file names, e.g. LISTS="17_clue 1905", so that two invocations with
-# different OUTDIRs can share the two cores.
+# up to minutes per forum-hardest puzzle: with CACHE=DIR, serate's ratings
+# are kept in DIR (one file per list, "puzzle<TAB>ER/EP/ED<TAB>technique")
+# and a later run rates with serate only the puzzles of the sample DIR
+# lacks; the agreement is then over the whole sample, the CPU times over
+# the puzzles both programs rated in that run ("timed").
+# docs/data/serate holds the ratings of the samples rated so far. LISTS
+# (default all four) names the lists to rate by a part of their file
+# names, e.g. LISTS="17_clue 1905", so that two invocations with different
+# OUTDIRs can share the two cores.
 set -euo pipefail
 
 if [[ $# -lt 1 || ! -d "${1}/diuf/sudoku" ]]; then
@@ -74,7 +78,7 @@ cpu() {
 
 lists=(puzzles2_17_clue.txt:$easy puzzles3_magictour_top1465.txt:$easy
 	puzzles5_forum_hardest_1905_11+.txt:$hard puzzles6_forum_hardest_1106.txt:$hard)
-printf '%-36s %7s %7s %7s %7s %13s %13s %8s %8s\n' list puzzles ER EP ED "serate cpu/pz" "se cpu/pz" "cpu x" "wall x"
+printf '%-36s %7s %7s %7s %7s %6s %13s %13s %8s %8s\n' list puzzles ER EP ED timed "serate cpu/pz" "se cpu/pz" "cpu x" "wall x"
 for entry in "${lists[@]}"; do
 	list=${entry%%:*} n=${entry##*:}
 	[[ $n -gt 0 ]] || continue
@@ -85,29 +89,56 @@ for entry in "${lists[@]}"; do
 	fi
 	name=${list%.txt}
 	sample "$data/$list" "$n" >"$out/$name.txt"
-	reused=""
 	rm -f "$out/$name.diff"
-	if [[ "${REUSE:-0}" == 1 && -s "$out/$name.serate.tsv" ]]; then
-		reused=" (serate reused)"
-		serate_cpu=$(cat "$out/$name.serate.cpu")
+	# With CACHE, serate rates only the puzzles its cache file lacks (and
+	# adds them to it); the agreement is over the whole sample, the CPU
+	# times over the puzzles both rated in this run.
+	cache=${CACHE:+$CACHE/$name.serate.tsv}
+	if [[ -n "$cache" && -s "$cache" ]]; then
+		awk -F'\t' 'NR == FNR {seen[$1] = 1; next} !($1 in seen)' "$cache" "$out/$name.txt" >"$out/$name.todo.txt"
+		awk -F'\t' 'NR == FNR {seen[$1] = 1; next} ($1 in seen)' "$cache" "$out/$name.txt" >"$out/$name.known.txt"
 	else
-		serate_cpu=$(cpu serate "$out/$name.serate.tsv" nice java -Xmx1g -cp "$classes" diuf.sudoku.test.serate \
-			--techs=$techs --threads=1 --format='%g	%r/%p/%d	%R' --input="$out/$name.txt")
-		echo "$serate_cpu" >"$out/$name.serate.cpu"
+		cp "$out/$name.txt" "$out/$name.todo.txt"
+		: >"$out/$name.known.txt"
 	fi
-	se_cpu=$(GOMAXPROCS=1 cpu se "$out/$name.se.csv" nice "$out/sudokulab" rate --rater se --jobs 1 --timeout 0 -O csv "$out/$name.txt" 2>"$out/$name.se.log")
-	# Join on the puzzle: serate's line is "puzzle<TAB>ER/EP/ED<TAB>technique",
-	# ours a CSV row whose se_label is ER/EP/ED.
-	awk -F'\t' 'NR == FNR {want[FNR] = $2; tech[FNR] = $3; pz[FNR] = $1; next}
-		FNR > 1 {split($0, f, ","); got = f[8]; i = FNR - 1
-			split(want[i], w, "/"); split(got, g, "/")
-			er += (w[1] == g[1]); ep += (w[2] == g[2]); ed += (w[3] == g[3])
-			if (want[i] != got) print pz[i] "\tserate " want[i] " (" tech[i] ")\tse " got > diff}
-		END {print er, ep, ed}' diff="$out/$name.diff" "$out/$name.serate.tsv" "$out/$name.se.csv" >"$out/$name.agree"
+	timed=$(wc -l <"$out/$name.todo.txt")
+	serate_cpu="0 0" se_cpu="0 0"
+	: >"$out/$name.serate.new.tsv"
+	: >"$out/$name.se.todo.csv"
+	if [[ $timed -gt 0 ]]; then
+		serate_cpu=$(cpu serate "$out/$name.serate.new.tsv" nice java -Xmx1g -cp "$classes" diuf.sudoku.test.serate \
+			--techs=$techs --threads=1 --format='%g	%r/%p/%d	%R' --input="$out/$name.todo.txt")
+		se_cpu=$(GOMAXPROCS=1 cpu se "$out/$name.se.todo.csv" nice "$out/sudokulab" rate --rater se --jobs 1 --timeout 0 -O csv "$out/$name.todo.txt" 2>"$out/$name.se.log")
+		if [[ -n "$cache" ]]; then
+			mkdir -p "$CACHE"
+			cat "$out/$name.serate.new.tsv" >>"$cache"
+		fi
+	fi
+	: >"$out/$name.se.known.csv"
+	if [[ -s "$out/$name.known.txt" ]]; then
+		"$out/sudokulab" rate --rater se --timeout 0 -O csv "$out/$name.known.txt" >"$out/$name.se.known.csv" 2>>"$out/$name.se.log"
+	fi
+	# Ours as "puzzle<TAB>ER/EP/ED": rate's CSV rows come in input order,
+	# se_label (ER/EP/ED) in the 8th column.
+	for part in todo known; do
+		tail -n +2 "$out/$name.se.$part.csv" | cut -d, -f8 | paste "$out/$name.$part.txt" -
+	done | grep -v '^	*$' >"$out/$name.se.tsv" || true
+	# Join on the puzzle: serate's line is "puzzle<TAB>ER/EP/ED<TAB>technique".
+	awk -F'\t' 'FILENAME == ref {want[$1] = $2; tech[$1] = $3; next}
+		FILENAME == ours {got[$1] = $2; next}
+		{p = $1; split(want[p], w, "/"); split(got[p], g, "/")
+			er += (w[1] != "" && w[1] == g[1]); ep += (w[2] != "" && w[2] == g[2]); ed += (w[3] != "" && w[3] == g[3])
+			if (want[p] == "" || want[p] != got[p]) print p "\tserate " want[p] " (" tech[p] ")\tse " got[p] > diff}
+		END {print er + 0, ep + 0, ed + 0}' ref="${cache:-$out/$name.serate.new.tsv}" ours="$out/$name.se.tsv" diff="$out/$name.diff" \
+		"${cache:-$out/$name.serate.new.tsv}" "$out/$name.se.tsv" "$out/$name.txt" >"$out/$name.agree"
 	read -r er ep ed <"$out/$name.agree"
-	echo "$name $n $er $ep $ed $serate_cpu $se_cpu" | awk -v reused="$reused" '{
-		printf "%-36s %7d %6.1f%% %6.1f%% %6.1f%% %12.3fs %12.4fs %7.1fx %7.1fx%s\n", $1, $2,
-			100 * $3 / $2, 100 * $4 / $2, 100 * $5 / $2, $6 / $2, $8 / $2, $6 / $8, $7 / $9, reused}'
+	echo "$name $n $er $ep $ed $timed $serate_cpu $se_cpu" | awk '{
+		if ($6 > 0) {
+			cpu = sprintf("%12.3fs %12.4fs %7.1fx %7.1fx", $7 / $6, $9 / $6, $7 / $9, $8 / $10)
+		} else {
+			cpu = sprintf("%13s %13s %8s %8s", "-", "-", "-", "-")
+		}
+		printf "%-36s %7d %6.1f%% %6.1f%% %6.1f%% %6d %s\n", $1, $2, 100 * $3 / $2, 100 * $4 / $2, 100 * $5 / $2, $6, cpu}'
 	cat "$out/$name.diff" 2>/dev/null | sed 's/^/  differs: /' >&2 || true
 done
 echo "ratings and differences (*.diff) in $out" >&2

@@ -15,6 +15,7 @@ import (
 	"sudokulab/solvers/lewissa"
 	"sudokulab/solvers/nbcoin"
 	"sudokulab/solvers/reseda"
+	"sudokulab/solvers/restartsearch"
 	"sudokulab/solvers/satoinoue"
 	"sudokulab/solvers/tabu"
 )
@@ -50,6 +51,7 @@ func Default() *Registry {
 		lewissa.Info(),
 		nbcoin.Info(),
 		reseda.Info(),
+		restartsearch.Info(),
 		satoinoue.Info(),
 		tabu.Info(),
 	)

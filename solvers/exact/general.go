@@ -3,6 +3,7 @@ package exact
 import (
 	"context"
 	"math/bits"
+	"math/rand/v2"
 
 	"sudokulab"
 )
@@ -39,6 +40,21 @@ type general struct {
 	done     <-chan struct{}
 	err      error
 	nodes    int
+
+	// The randomized search (Randomized) sets these; the exact search
+	// leaves them zero.
+	rng      *rand.Rand // random branching choices when not nil
+	maxNodes int        // stop with errNodeLimit after this many nodes; 0: no limit
+	deepest  int        // most cells fixed in a consistent node since load
+	deep     []uint32   // the state of that node, when track is set
+	track    bool
+	// wdeg, when not nil, holds a weight per unit (rows, columns, boxes),
+	// raised by one each time the unit is where a node's propagation
+	// ends in a contradiction, and the randomized search branches by
+	// dom/wdeg (see Randomized); failUnit is the unit of the last
+	// contradiction.
+	wdeg     []int64
+	failUnit int
 }
 
 func newGeneral(shape sudokulab.Shape) *general {
@@ -76,8 +92,25 @@ func (g *general) solve(ctx context.Context, puzzle sudokulab.Grid, limit int) (
 	g.limit, g.count, g.effort = limit, 0, Effort{}
 	g.err, g.nodes = nil, 0
 	g.ctx, g.done = ctx, ctx.Done()
+	if !g.load(puzzle) {
+		return g.result(), nil
+	}
+	if g.solved == g.cells {
+		g.record()
+	} else {
+		g.search(0)
+	}
+	res, err := g.result(), g.err
+	g.ctx, g.done, g.err = nil, nil, nil
+	return res, err
+}
+
+// load sets cand to the givens of puzzle and propagates them. It reports
+// false when the givens repeat a symbol in a unit (with zero effort) or
+// propagate to a contradiction (one backtrack).
+func (g *general) load(puzzle sudokulab.Grid) bool {
 	g.queue = g.queue[:0]
-	g.solved = 0
+	g.solved, g.deepest = 0, 0
 	// Givens that repeat a symbol in a unit have no solution: count 0
 	// with zero effort, before any search.
 	used := g.used
@@ -93,7 +126,7 @@ func (g *general) solve(ctx context.Context, puzzle sudokulab.Grid, limit int) (
 		b := (r/g.shape.BoxRows)*(g.n/g.shape.BoxCols) + col/g.shape.BoxCols
 		for _, u := range [3]int{r, g.n + col, 2*g.n + b} {
 			if used[u]&bit != 0 {
-				return Result{}, nil
+				return false
 			}
 			used[u] |= bit
 		}
@@ -103,17 +136,14 @@ func (g *general) solve(ctx context.Context, puzzle sudokulab.Grid, limit int) (
 	start := g.solved
 	if !g.propagate() {
 		g.effort.Backtracks++
-		return g.result(), nil
+		return false
 	}
 	g.effort.Propagations += int64(g.solved - start)
-	if g.solved == g.cells {
-		g.record()
-	} else {
-		g.search(0)
+	g.deepest = g.solved
+	if g.track {
+		copy(g.deep, g.cand)
 	}
-	res, err := g.result(), g.err
-	g.ctx, g.done, g.err = nil, nil, nil
-	return res, err
+	return true
 }
 
 func (g *general) result() Result {
@@ -158,23 +188,20 @@ func (g *general) frameBuf(depth int) []uint32 {
 // the same depth.
 func (g *general) search(depth int) bool {
 	for {
-		best, bestCount := -1, 99
-		for c, m := range g.cand {
-			if m&(m-1) == 0 {
-				continue
-			}
-			if k := bits.OnesCount32(m); k < bestCount {
-				best, bestCount = c, k
-				if k == 2 {
-					break
-				}
-			}
+		var best int
+		var bit uint32
+		if g.rng == nil {
+			best = g.branchCell()
+			bit = g.cand[best] & -g.cand[best]
+		} else if g.wdeg == nil {
+			best, bit = g.randomBranch()
+		} else {
+			best, bit = g.wdegBranch()
 		}
 		frame := g.frameBuf(depth)
 		copy(frame, g.cand)
 		g.saved[depth] = g.solved
 		m := frame[best]
-		bit := m & -m
 		if g.tick() {
 			return true
 		}
@@ -219,6 +246,10 @@ func (g *general) search(depth int) bool {
 func (g *general) tick() bool {
 	g.nodes++
 	g.effort.Guesses++
+	if g.maxNodes > 0 && g.nodes > g.maxNodes {
+		g.err = errNodeLimit
+		return true
+	}
 	if g.nodes&(cancelEvery-1) == 0 && g.done != nil {
 		select {
 		case <-g.done:
@@ -236,10 +267,121 @@ func (g *general) node() bool {
 	start := g.solved
 	if !g.propagate() {
 		g.effort.Backtracks++
+		if g.wdeg != nil {
+			g.wdeg[g.failUnit]++
+		}
 		return false
 	}
 	g.effort.Propagations += int64(g.solved - start)
+	if g.solved > g.deepest {
+		g.deepest = g.solved
+		if g.track {
+			copy(g.deep, g.cand)
+		}
+	}
 	return true
+}
+
+// branchCell returns the exact search's branching cell: the empty cell with
+// the fewest candidates, the first in row-major order on a tie.
+func (g *general) branchCell() int {
+	best, bestCount := -1, 99
+	for c, m := range g.cand {
+		if m&(m-1) == 0 {
+			continue
+		}
+		if k := bits.OnesCount32(m); k < bestCount {
+			best, bestCount = c, k
+			if k == 2 {
+				break
+			}
+		}
+	}
+	return best
+}
+
+// randomBranch returns the randomized search's choice: a cell drawn
+// uniformly from the empty cells with the fewest candidates, and one of its
+// candidates drawn uniformly. It draws two numbers from the rng.
+func (g *general) randomBranch() (cell int, bit uint32) {
+	bestCount, ties := 99, 0
+	for _, m := range g.cand {
+		if m&(m-1) == 0 {
+			continue
+		}
+		switch k := bits.OnesCount32(m); {
+		case k < bestCount:
+			bestCount, ties = k, 1
+		case k == bestCount:
+			ties++
+		}
+	}
+	pick := g.rng.IntN(ties)
+	for c, m := range g.cand {
+		if m&(m-1) == 0 || bits.OnesCount32(m) != bestCount {
+			continue
+		}
+		if pick == 0 {
+			cell = c
+			break
+		}
+		pick--
+	}
+	m := g.cand[cell]
+	for j := g.rng.IntN(bestCount); j > 0; j-- {
+		m &= m - 1
+	}
+	return cell, m & -m
+}
+
+// unitsOf returns the row, column and box units of cell c.
+func (g *general) unitsOf(c int) (r, col, b int) {
+	row, k := c/g.n, c%g.n
+	return row, g.n + k, 2*g.n + (row/g.shape.BoxRows)*(g.n/g.shape.BoxCols) + k/g.shape.BoxCols
+}
+
+// sharedUnit returns a unit holding both peers a and b: their row, else
+// their column, else their box.
+func (g *general) sharedUnit(a, b int) int {
+	ra, ca, ba := g.unitsOf(a)
+	rb, cb, _ := g.unitsOf(b)
+	switch {
+	case ra == rb:
+		return ra
+	case ca == cb:
+		return ca
+	}
+	return ba
+}
+
+// wdegBranch returns the dom/wdeg choice: the empty cell whose candidate
+// count divided by the summed weights of its three units is smallest,
+// drawn uniformly among ties, and one of its candidates drawn uniformly.
+func (g *general) wdegBranch() (cell int, bit uint32) {
+	var bestDom, bestW int64 = 1, 0 // the best ratio so far, dom/w
+	ties := 0
+	for c, m := range g.cand {
+		if m&(m-1) == 0 {
+			continue
+		}
+		r, col, b := g.unitsOf(c)
+		w := g.wdeg[r] + g.wdeg[col] + g.wdeg[b]
+		dom := int64(bits.OnesCount32(m))
+		switch lhs, rhs := dom*bestW, bestDom*w; {
+		case ties == 0 || lhs < rhs:
+			bestDom, bestW, ties, cell = dom, w, 1, c
+		case lhs == rhs:
+			ties++
+			if g.rng.IntN(ties) == 0 {
+				cell = c
+			}
+		}
+	}
+	m := g.cand[cell]
+	for j := g.rng.IntN(bits.OnesCount32(m)); j > 0; j-- {
+		m &= m - 1
+	}
+	return cell, m & -m
 }
 
 // propagate applies naked singles, hidden singles and locked candidates
@@ -282,6 +424,7 @@ func (g *general) drain() bool {
 			}
 			m &^= bit
 			if m == 0 {
+				g.failUnit = g.sharedUnit(int(c), int(p))
 				return false
 			}
 			cand[p] = m
@@ -312,6 +455,7 @@ func (g *general) hidden() (found, ok bool) {
 			once |= m
 		}
 		if once|fixed != g.full {
+			g.failUnit = u
 			return false, false
 		}
 		for h := once &^ twice &^ fixed; h != 0; h &= h - 1 {
@@ -325,6 +469,7 @@ func (g *general) hidden() (found, ok bool) {
 			}
 			if at < 0 {
 				// Another hidden single of this unit took the cell.
+				g.failUnit = u
 				return false, false
 			}
 			cand[at] = bit

@@ -54,6 +54,7 @@ func (g *general) locked() (changed, ok bool) {
 		}
 		x &^= m
 		if x == 0 {
+			_, _, g.failUnit = g.unitsOf(cell)
 			return false
 		}
 		cand[cell] = x
