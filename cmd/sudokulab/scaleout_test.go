@@ -255,13 +255,32 @@ func TestWorkersSurviveSIGKILL(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	victim := workers[0]
-	if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
+	// The victim is the first worker still running: on a loaded machine
+	// a worker can find every remaining item claimed by the others and
+	// end (a worker without --follow ends when nothing is left to claim).
+	victim := -1
+	for i, p := range workers {
+		select {
+		case <-p.done:
+			if p.code != 0 {
+				t.Fatalf("worker %d ended early with exit %d: %s", i+1, p.code, p.err.String())
+			}
+			continue
+		default:
+		}
+		if err := p.cmd.Process.Signal(syscall.SIGKILL); err == nil {
+			victim = i
+			break
+		}
 	}
-	<-victim.done
-	for i, p := range workers[1:] {
-		p.wait(t, "worker "+strconv.Itoa(i+2))
+	if victim < 0 {
+		t.Fatal("every worker had ended before one could be killed")
+	}
+	<-workers[victim].done
+	for i, p := range workers {
+		if i != victim {
+			p.wait(t, "worker "+strconv.Itoa(i+1))
+		}
 	}
 	const planned = 30 * 16
 	exp := count(t, d, `SELECT id FROM experiments WHERE name = 'killed'`)
