@@ -190,29 +190,9 @@ func (g *grid) solved() bool {
 
 // combinations calls f with each k-subset of 0..n-1 in the order of
 // diuf/sudoku/tools/Permutations.java (Gosper's hack: ascending as bit
-// masks), the members ascending; f returns false to stop.
+// masks), the members ascending; f returns false to stop. n is at most 16.
 func combinations(k, n int, buf []int, f func(idx []int) bool) bool {
-	if k > n || k < 0 {
-		return true
-	}
-	if k == 0 {
-		return f(buf[:0])
-	}
-	v := uint64(1)<<uint(k) - 1
-	limit := uint64(1) << uint(n)
-	for v < limit {
-		idx := buf[:0]
-		for m := v; m != 0; m &= m - 1 {
-			idx = append(idx, bits.TrailingZeros64(m))
-		}
-		if !f(idx) {
-			return false
-		}
-		s := v & -v
-		r := v + s
-		v = (((r ^ v) >> 2) / s) | r
-	}
-	return true
+	return subsets(k, uint16(1)<<uint(n)-1, buf, f)
 }
 
 // subsets is combinations(k, 9, ...) restricted to the k-subsets of the
