@@ -97,7 +97,7 @@ func Info() sudokulab.SolverInfo {
 	params := []sudokulab.ParamSpec{
 		{Name: ParamUnit, Kind: sudokulab.ParamInt, Default: int64(defaultUnit), Min: 0, Max: 1e12,
 			Doc:     "node limit of the first try; try a may visit unit x Luby(a) nodes (luby), unit x factor^(a-1) (geometric) or unit (fixed); 0: one try without a limit",
-			Section: "Gomes, Selman, Kautz 1998, section 4 (cutoff); ours: the unit was chosen on instances outside the benchmark (docs/beyond-seeds.md)"},
+			Section: "Gomes, Selman, Kautz 1998, section 4 (cutoff); ours: the unit (docs/beyond-seeds.md says on which instances it was chosen)"},
 		{Name: ParamBranching, Kind: sudokulab.ParamChoice, Default: defaultBranching, Choices: []string{BranchDomWdeg, BranchMRV},
 			Doc:     "branching cell: mrv (fewest candidates, random ties) or dom-wdeg (fewest candidates per unit weight, the weights raised where propagation fails and kept across restarts)",
 			Section: "Gomes et al. 1998, section 2 (mrv with random ties); Boussemart, Hemery, Lecoutre, Sais, ECAI 2004 (dom/wdeg)"},
@@ -111,7 +111,7 @@ func Info() sudokulab.SolverInfo {
 	}
 	return sudokulab.SolverInfo{
 		Name:     Name,
-		Summary:  "ours: tree search with propagation to a fixpoint (singles, hidden singles, locked candidates), random branching among the fewest-candidate cells, restarts on the Luby schedule",
+		Summary:  "ours: tree search with propagation to a fixpoint (singles, hidden singles, locked candidates), dom/wdeg branching with random ties and values, restarts on the Luby schedule",
 		Counting: "a tree search: nodes (guesses + 1 per try) and guesses in their own columns, 0 evaluations; generation: one try; restarts: the tries after the first",
 		Paper:    paper,
 		Params:   params,
