@@ -133,7 +133,7 @@ for entry in "${lists[@]}"; do
 		"${cache:-$out/$name.serate.new.tsv}" "$out/$name.se.tsv" "$out/$name.txt" >"$out/$name.agree"
 	read -r er ep ed <"$out/$name.agree"
 	echo "$name $n $er $ep $ed $timed $serate_cpu $se_cpu" | awk '{
-		if ($6 > 0) {
+		if ($6 > 0 && $9 > 0 && $10 > 0) {
 			cpu = sprintf("%12.3fs %12.4fs %7.1fx %7.1fx", $7 / $6, $9 / $6, $7 / $9, $8 / $10)
 		} else {
 			cpu = sprintf("%13s %13s %8s %8s", "-", "-", "-", "-")
