@@ -122,9 +122,8 @@ func (g *general) load(puzzle sudokulab.Grid) bool {
 		}
 		bit := uint32(1) << (v - 1)
 		g.cand[c] = bit
-		r, col := c/g.n, c%g.n
-		b := (r/g.shape.BoxRows)*(g.n/g.shape.BoxCols) + col/g.shape.BoxCols
-		for _, u := range [3]int{r, g.n + col, 2*g.n + b} {
+		r, col, b := g.unitsOf(c)
+		for _, u := range [3]int{r, col, b} {
 			if used[u]&bit != 0 {
 				return false
 			}
@@ -327,11 +326,16 @@ func (g *general) randomBranch() (cell int, bit uint32) {
 		}
 		pick--
 	}
+	return cell, g.randomCandidate(cell)
+}
+
+// randomCandidate returns one of cell's candidates, drawn uniformly.
+func (g *general) randomCandidate(cell int) uint32 {
 	m := g.cand[cell]
-	for j := g.rng.IntN(bestCount); j > 0; j-- {
+	for j := g.rng.IntN(bits.OnesCount32(m)); j > 0; j-- {
 		m &= m - 1
 	}
-	return cell, m & -m
+	return m & -m
 }
 
 // unitsOf returns the row, column and box units of cell c.
@@ -377,11 +381,7 @@ func (g *general) wdegBranch() (cell int, bit uint32) {
 			}
 		}
 	}
-	m := g.cand[cell]
-	for j := g.rng.IntN(bits.OnesCount32(m)); j > 0; j-- {
-		m &= m - 1
-	}
-	return cell, m & -m
+	return cell, g.randomCandidate(cell)
 }
 
 // propagate applies naked singles, hidden singles and locked candidates
