@@ -185,8 +185,8 @@ func TestHumanValue(t *testing.T) {
 	if want := raters.HumanValue(level, sum, 0); *r.Value != want {
 		t.Errorf("value %v, want %v", *r.Value, want)
 	}
-	if r.RaterVersion != "3" {
-		t.Errorf("version %s, want 3", r.RaterVersion)
+	if r.RaterVersion != "4" {
+		t.Errorf("version %s, want 4", r.RaterVersion)
 	}
 }
 

@@ -50,8 +50,7 @@ func storedCount(t *testing.T, d interface {
 }
 
 func TestImportCountTimeout(t *testing.T) {
-	hard, _ := gridgen.Shuffled(5, 0.45, 1)   // 25x25: not counted in seconds
-	medium, _ := gridgen.Shuffled(5, 0.47, 2) // 25x25: about 1 s to count (0.1 s at 50 % since the exact solver has locked candidates)
+	hard, medium := gridgen.SlowCount(), gridgen.MediumCount()
 	sparse, _ := gridgen.Shuffled(5, 0.05, 4) // 25x25, nearly empty: two solutions in milliseconds
 	classic, _ := gridgen.Shuffled(3, 0.45, 1)
 	cases := []struct {
@@ -63,9 +62,9 @@ func TestImportCountTimeout(t *testing.T) {
 		count         int    // when counted
 		undetermined  int    // Result.Undetermined
 	}{
-		{name: "25x25 at 45% given, 50ms", grid: hard, timeout: 50 * time.Millisecond, status: sudokulab.CountUndetermined, undetermined: 1},
-		{name: "25x25 at 47% given, 50ms", grid: medium, timeout: 50 * time.Millisecond, status: sudokulab.CountUndetermined, undetermined: 1},
-		{name: "25x25 at 45% given, 50ms, require unique", grid: hard, timeout: 50 * time.Millisecond, requireUnique: true},
+		{name: "25x25 slow, 50ms", grid: hard, timeout: 50 * time.Millisecond, status: sudokulab.CountUndetermined, undetermined: 1},
+		{name: "25x25 medium, 50ms", grid: medium, timeout: 50 * time.Millisecond, status: sudokulab.CountUndetermined, undetermined: 1},
+		{name: "25x25 slow, 50ms, require unique", grid: hard, timeout: 50 * time.Millisecond, requireUnique: true},
 		{name: "25x25 nearly empty, default budget", grid: sparse, status: sudokulab.CountCounted, count: 2},
 		{name: "9x9, default budget", grid: classic, status: sudokulab.CountCounted, count: 2},
 		{name: "9x9 unique, no limit", grid: sudokulab.MustParse(easy), timeout: -1, status: sudokulab.CountCounted, count: 1},
@@ -134,7 +133,7 @@ func TestImportCountTimeout(t *testing.T) {
 // its count.
 func TestImportFillsUndeterminedCount(t *testing.T) {
 	d := openTemp(t)
-	medium, _ := gridgen.Shuffled(5, 0.47, 2)
+	medium := gridgen.MediumCount()
 	first := importFile(t, d, writeLines(t, "a.txt", medium), pipeline.Options{Format: "line", CountTimeout: 50 * time.Millisecond})
 	if first.Undetermined != 1 {
 		t.Fatalf("first import: %d undetermined, want 1", first.Undetermined)

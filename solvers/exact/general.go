@@ -282,18 +282,26 @@ func (g *general) node() bool {
 }
 
 // branchCell returns the exact search's branching cell: the empty cell with
-// the fewest candidates, the first in row-major order on a tie.
+// the fewest candidates; on a tie, the one with the most empty peers; then
+// the first in row-major order. It is the 9x9 engine's rule (lc9.branchCell).
 func (g *general) branchCell() int {
-	best, bestCount := -1, 99
+	best, bestCount, most := -1, 99, -1
 	for c, m := range g.cand {
 		if m&(m-1) == 0 {
 			continue
 		}
-		if k := bits.OnesCount32(m); k < bestCount {
-			best, bestCount = c, k
-			if k == 2 {
-				break
+		k := bits.OnesCount32(m)
+		if k > bestCount {
+			continue
+		}
+		seen := 0
+		for _, p := range g.peers[c*g.deg : (c+1)*g.deg] {
+			if x := g.cand[p]; x&(x-1) != 0 {
+				seen++
 			}
+		}
+		if k < bestCount || seen > most {
+			best, bestCount, most = c, k, seen
 		}
 	}
 	return best

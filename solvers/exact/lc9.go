@@ -345,8 +345,8 @@ func (f *lc9) locked() bool {
 
 // search explores the consistent, unsolved state in f.st. It returns true
 // when the search must stop: the limit is reached or the context is done.
-// At each node it takes the open cell with the fewest candidates (the
-// first in row-major order on a tie) and its smallest candidate d: first
+// At each node it takes the cell branchCell picks and its smallest
+// candidate d: first
 // the cell takes d, then the cell loses d and the search goes on from
 // there at the same depth.
 func (f *lc9) search(depth int) bool {
@@ -426,8 +426,11 @@ func (f *lc9) node() bool {
 	return true
 }
 
-// branchCell returns the open cell with the fewest candidates, the first
-// in row-major order on a tie.
+// branchCell returns the open cell with the fewest candidates; on a tie,
+// the one that sees the most open cells (the branch that fixes it removes
+// a candidate from the most cells, so both branches propagate furthest),
+// then the first in row-major order. The tie-break halves the decisions on
+// hard puzzles (docs/performance.md).
 func (f *lc9) branchCell() int {
 	st := &f.st
 	var a0, a1, b0, b1, c0, c1 uint64 // at least one, two, three
@@ -440,13 +443,21 @@ func (f *lc9) branchCell() int {
 		b1 |= a1 & p[1]
 		a1 |= p[1]
 	}
-	if m := b0 &^ c0 & st.open[0]; m != 0 {
-		return bits.TrailingZeros64(m)
+	o0, o1 := st.open[0], st.open[1]
+	if m0, m1 := b0&^c0&o0, b1&^c1&o1; m0|m1 != 0 {
+		best, most := -1, -1
+		for w, m := range [2]uint64{m0, m1} {
+			for ; m != 0; m &= m - 1 {
+				c := wordCell9[w] + bits.TrailingZeros64(m)
+				pm := &peers9[c]
+				if k := bits.OnesCount64(pm[0]&o0) + bits.OnesCount64(pm[1]&o1); k > most {
+					best, most = c, k
+				}
+			}
+		}
+		return best
 	}
-	if m := b1 &^ c1 & st.open[1]; m != 0 {
-		return 54 + bits.TrailingZeros64(m)
-	}
-	best, bestCount := -1, 10
+	best, bestCount, most := -1, 10, -1
 	for w := 0; w < 2; w++ {
 		for m := st.open[w]; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros64(m)
@@ -454,8 +465,14 @@ func (f *lc9) branchCell() int {
 			for d := range st.p {
 				k += int(st.p[d][w] >> i & 1)
 			}
-			if k < bestCount {
-				best, bestCount = wordCell9[w]+i, k
+			if k > bestCount {
+				continue
+			}
+			c := wordCell9[w] + i
+			pm := &peers9[c]
+			seen := bits.OnesCount64(pm[0]&o0) + bits.OnesCount64(pm[1]&o1)
+			if k < bestCount || seen > most {
+				best, bestCount, most = c, k, seen
 			}
 		}
 	}
