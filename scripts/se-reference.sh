@@ -13,8 +13,10 @@
 #
 # The puzzles are systematic samples (every k-th line) of the lists in
 # ../shared/data/tdoku: EASY (default 500) each from the 17-clue and top1465
-# lists, HARD (default 100) each from the two forum-hardest lists; set
-# DATA to use other lists. For each list, serate (one thread) and
+# lists, HARD (default 100) each from the two forum-hardest lists; N1905
+# and N1106 set the two hard lists' sizes apart (a sample of 2n puzzles
+# holds the sample of n: its even-numbered puzzles); set DATA to use other
+# lists. For each list, serate (one thread) and
 # `sudokulab rate --rater se --jobs 1` (with GOMAXPROCS=1: one thread, as
 # serate's --threads=1) rate the same file one after the other, so both
 # see the same machine; the report gives the agreement and
@@ -24,7 +26,9 @@
 # are kept in DIR (one file per list, "puzzle<TAB>ER/EP/ED<TAB>technique")
 # and a later run rates with serate only the puzzles of the sample DIR
 # lacks; the agreement is then over the whole sample, the CPU times over
-# the puzzles both programs rated in that run ("timed").
+# the puzzles both programs rated in that run ("timed"). With CACHE and
+# SERATE=0, serate rates nothing: the comparison is over the puzzles of
+# each sample that the cache holds.
 # docs/data/serate holds the ratings of the samples rated so far. LISTS
 # (default all four) names the lists to rate by a part of their file
 # names, e.g. LISTS="17_clue 1905", so that two invocations with different
@@ -77,7 +81,7 @@ cpu() {
 }
 
 lists=(puzzles2_17_clue.txt:$easy puzzles3_magictour_top1465.txt:$easy
-	puzzles5_forum_hardest_1905_11+.txt:$hard puzzles6_forum_hardest_1106.txt:$hard)
+	puzzles5_forum_hardest_1905_11+.txt:${N1905:-$hard} puzzles6_forum_hardest_1106.txt:${N1106:-$hard})
 printf '%-36s %7s %7s %7s %7s %6s %13s %13s %8s %8s\n' list puzzles ER EP ED timed "serate cpu/pz" "se cpu/pz" "cpu x" "wall x"
 for entry in "${lists[@]}"; do
 	list=${entry%%:*} n=${entry##*:}
@@ -89,11 +93,18 @@ for entry in "${lists[@]}"; do
 	fi
 	name=${list%.txt}
 	sample "$data/$list" "$n" >"$out/$name.txt"
+	cache=${CACHE:+$CACHE/$name.serate.tsv}
+	if [[ "${SERATE:-1}" == 0 ]]; then
+		[[ -n "$cache" ]] || { echo "SERATE=0 needs CACHE" >&2; exit 2; }
+		# Only the puzzles serate has rated.
+		awk -F'\t' 'NR == FNR {seen[$1] = 1; next} ($1 in seen)' "$cache" "$out/$name.txt" >"$out/$name.cached.txt"
+		mv "$out/$name.cached.txt" "$out/$name.txt"
+		n=$(wc -l <"$out/$name.txt")
+	fi
 	rm -f "$out/$name.diff"
 	# With CACHE, serate rates only the puzzles its cache file lacks (and
 	# adds them to it); the agreement is over the whole sample, the CPU
 	# times over the puzzles both rated in this run.
-	cache=${CACHE:+$CACHE/$name.serate.tsv}
 	if [[ -n "$cache" && -s "$cache" ]]; then
 		awk -F'\t' 'NR == FNR {seen[$1] = 1; next} !($1 in seen)' "$cache" "$out/$name.txt" >"$out/$name.todo.txt"
 		awk -F'\t' 'NR == FNR {seen[$1] = 1; next} ($1 in seen)' "$cache" "$out/$name.txt" >"$out/$name.known.txt"

@@ -104,36 +104,32 @@ func (f *lc9) solve(ctx context.Context, puzzle sudokulab.Grid, limit int) (Resu
 	f.ctx, f.done = ctx, ctx.Done()
 	defer func() { f.ctx, f.done = nil, nil }()
 
-	// Givens that repeat a symbol in a unit have no solution: count 0
-	// with zero effort, before any search.
-	var used [27]uint16
+	// The givens at once: each digit leaves the given cells and the peers
+	// of its own givens. Givens that repeat a symbol in a unit have no
+	// solution: count 0 with zero effort, before any search.
+	st := &f.st
+	var given board
+	var own, seen [9]board // per digit: its givens, and their peers
+	st.fixed = [9]uint32{}
 	for c, v := range puzzle.Cells {
 		if v == 0 {
 			continue
 		}
-		bit := uint16(1) << (v - 1)
-		for m := cellUnits9[c]; m != 0; m &= m - 1 {
-			u := bits.TrailingZeros32(m)
-			if used[u]&bit != 0 {
-				return Result{}, nil
-			}
-			used[u] |= bit
+		d := v - 1
+		if st.fixed[d]&cellUnits9[c] != 0 {
+			return Result{}, nil
 		}
+		st.fixed[d] |= cellUnits9[c]
+		w, b := cellWord9[c], cellBit9[c]
+		given[w] |= b
+		own[d][w] |= b
+		pm := &peers9[c]
+		seen[d][0] |= pm[0]
+		seen[d][1] |= pm[1]
 	}
-
-	st := &f.st
+	st.open = board{(1<<54 - 1) &^ given[0], (1<<27 - 1) &^ given[1]}
 	for d := range st.p {
-		st.p[d] = board{1<<54 - 1, 1<<27 - 1}
-	}
-	st.open = board{1<<54 - 1, 1<<27 - 1}
-	st.fixed = [9]uint32{}
-	f.dirty = [9]uint32{}
-	for c, v := range puzzle.Cells {
-		if v != 0 {
-			f.place(c, int(v-1))
-		}
-	}
-	for d := range f.dirty {
+		st.p[d] = board{(st.open[0] | own[d][0]) &^ seen[d][0], (st.open[1] | own[d][1]) &^ seen[d][1]}
 		f.dirty[d] = allUnits9
 	}
 	f.props = 0
