@@ -23,11 +23,15 @@ import (
 // the engine remembers, per digit, the last board on which they changed
 // nothing and skips the digit while its board stays the same.
 type lc9 struct {
-	st     state9
-	dirty  [9]uint32 // per digit, the units whose hidden-single status may have changed
-	stable [9]board  // per digit, a board on which locked candidates change nothing
-	stack  [82]state9
-	props  int // cells fixed by singles in the current node
+	st    state9
+	dirty [9]uint32 // per digit, the units whose hidden-single status may have changed
+	// removed holds, per digit, the cells that lost it since its units
+	// were last marked dirty; the hidden singles turn them into units
+	// once per digit rather than once per placement.
+	removed [9]board
+	stable  [9]board // per digit, a board on which locked candidates change nothing
+	stack   [82]state9
+	props   int // cells fixed by singles in the current node
 
 	limit    int
 	count    int
@@ -131,6 +135,7 @@ func (f *lc9) solve(ctx context.Context, puzzle sudokulab.Grid, limit int) (Resu
 	for d := range st.p {
 		st.p[d] = board{(st.open[0] | own[d][0]) &^ seen[d][0], (st.open[1] | own[d][1]) &^ seen[d][1]}
 		f.dirty[d] = allUnits9
+		f.removed[d] = board{}
 	}
 	f.props = 0
 	if !f.propagate() {
@@ -194,7 +199,8 @@ func (f *lc9) placeDigit(c, d int) {
 	pm := &peers9[c]
 	x0, x1 := st.p[d][0], st.p[d][1]
 	st.p[d][0], st.p[d][1] = x0&^pm[0], x1&^pm[1]
-	f.dirty[d] |= touchedUnits(x0&pm[0], x1&pm[1])
+	f.removed[d][0] |= x0 & pm[0]
+	f.removed[d][1] |= x1 & pm[1]
 	st.open[cellWord9[c]] &^= cellBit9[c]
 	st.fixed[d] |= cellUnits9[c]
 }
@@ -249,7 +255,12 @@ func (f *lc9) propagate() bool {
 		found := false
 	digits:
 		for d := 0; d < 9; d++ {
-			du := f.dirty[d] &^ st.fixed[d]
+			du := f.dirty[d]
+			if r := f.removed[d]; r[0]|r[1] != 0 {
+				du |= touchedUnits(r[0], r[1])
+				f.removed[d] = board{}
+			}
+			du &^= st.fixed[d]
 			f.dirty[d] = 0
 			for du != 0 {
 				u := bits.TrailingZeros32(du)
@@ -333,7 +344,8 @@ func (f *lc9) locked() bool {
 			continue
 		}
 		st.p[d] = q
-		f.dirty[d] |= touchedUnits(p[0]&^q[0], p[1]&^q[1])
+		f.removed[d][0] |= p[0] &^ q[0]
+		f.removed[d][1] |= p[1] &^ q[1]
 		changed = true
 	}
 	return changed
@@ -362,6 +374,7 @@ func (f *lc9) search(depth int) bool {
 			return true
 		}
 		f.dirty = [9]uint32{}
+		f.removed = [9]board{}
 		f.place(c, d)
 		if f.node() {
 			if st.open == (board{}) {
@@ -378,6 +391,7 @@ func (f *lc9) search(depth int) bool {
 		}
 		*st = *saved
 		f.dirty = [9]uint32{}
+		f.removed = [9]board{}
 		if rest := cands &^ (1 << d); rest&(rest-1) == 0 {
 			f.place(c, bits.TrailingZeros32(rest))
 		} else {
