@@ -55,14 +55,16 @@ else
 fi
 techs=1111111111010111011011011011000010100010111111
 
-echo "building SukakuExplainer from $src ($(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo 'no git'))" >&2
 classes=$out/classes
-rm -rf "$classes" && mkdir -p "$classes"
-(cd "$src" && find . -name '*.java' >"$out/sources.txt")
-(cd "$src" && javac -nowarn -encoding ISO-8859-1 -d "$classes" @"$out/sources.txt") 2>&1 | grep -v '^Note:' >&2 || true
-(cd "$src" && find diuf -type f ! -name '*.java' | while read -r f; do
-	mkdir -p "$classes/$(dirname "$f")" && cp "$f" "$classes/$f"
-done)
+if [[ "${SERATE:-1}" != 0 ]]; then
+	echo "building SukakuExplainer from $src ($(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo 'no git'))" >&2
+	rm -rf "$classes" && mkdir -p "$classes"
+	(cd "$src" && find . -name '*.java' >"$out/sources.txt")
+	(cd "$src" && javac -nowarn -encoding ISO-8859-1 -d "$classes" @"$out/sources.txt") 2>&1 | grep -v '^Note:' >&2 || true
+	(cd "$src" && find diuf -type f ! -name '*.java' | while read -r f; do
+		mkdir -p "$classes/$(dirname "$f")" && cp "$f" "$classes/$f"
+	done)
+fi
 echo "building sudokulab" >&2
 (cd "$root" && go build -o "$out/sudokulab" ./cmd/sudokulab)
 
