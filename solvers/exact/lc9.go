@@ -354,9 +354,8 @@ func (f *lc9) locked() bool {
 // search explores the consistent, unsolved state in f.st. It returns true
 // when the search must stop: the limit is reached or the context is done.
 // At each node it takes the cell branchCell picks and its smallest
-// candidate d: first
-// the cell takes d, then the cell loses d and the search goes on from
-// there at the same depth.
+// candidate d: first the cell takes d, then the cell loses d and the
+// search goes on from there at the same depth.
 func (f *lc9) search(depth int) bool {
 	st := &f.st
 	saved := &f.stack[depth]
@@ -459,8 +458,7 @@ func (f *lc9) branchCell() int {
 		for w, m := range [2]uint64{m0, m1} {
 			for ; m != 0; m &= m - 1 {
 				c := wordCell9[w] + bits.TrailingZeros64(m)
-				pm := &peers9[c]
-				if k := bits.OnesCount64(pm[0]&o0) + bits.OnesCount64(pm[1]&o1); k > most {
+				if k := f.openPeers(c); k > most {
 					best, most = c, k
 				}
 			}
@@ -479,12 +477,17 @@ func (f *lc9) branchCell() int {
 				continue
 			}
 			c := wordCell9[w] + i
-			pm := &peers9[c]
-			seen := bits.OnesCount64(pm[0]&o0) + bits.OnesCount64(pm[1]&o1)
+			seen := f.openPeers(c)
 			if k < bestCount || seen > most {
 				best, bestCount, most = c, k, seen
 			}
 		}
 	}
 	return best
+}
+
+// openPeers returns the number of open cells among the peers of cell c.
+func (f *lc9) openPeers(c int) int {
+	pm, o := &peers9[c], &f.st.open
+	return bits.OnesCount64(pm[0]&o[0]) + bits.OnesCount64(pm[1]&o[1])
 }
