@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path"
+	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -38,6 +39,10 @@ type DB struct {
 	dialect  *dialect
 	provider *goose.Provider
 	readOnly bool
+	// stmts holds the statements prepared once for all transactions:
+	// the import writer's multi-row inserts, whose thousands of
+	// placeholders take longer to parse than a batch takes to run.
+	stmts sync.Map // query -> *sqlx.Stmt
 }
 
 // Options adjust OpenOptions.
@@ -134,7 +139,33 @@ func (d *DB) CheckVersion(ctx context.Context) error {
 }
 
 // Close closes the connection pool.
-func (d *DB) Close() error { return d.DB.Close() }
+func (d *DB) Close() error {
+	var errs []error
+	d.stmts.Range(func(q, s any) bool {
+		errs = append(errs, s.(*sqlx.Stmt).Close())
+		d.stmts.Delete(q)
+		return true
+	})
+	return errors.Join(append(errs, d.DB.Close())...)
+}
+
+// prepared returns the statement for query prepared on the pool, once;
+// a transaction uses it through Tx.StmtxContext, which prepares it again
+// only on a connection that has not seen it.
+func (d *DB) prepared(ctx context.Context, query string) (*sqlx.Stmt, error) {
+	if s, ok := d.stmts.Load(query); ok {
+		return s.(*sqlx.Stmt), nil
+	}
+	s, err := d.DB.PreparexContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if old, loaded := d.stmts.LoadOrStore(query, s); loaded {
+		s.Close()
+		return old.(*sqlx.Stmt), nil
+	}
+	return s, nil
+}
 
 // WithTx runs fn in a transaction and commits it if fn returns nil; on an
 // error or a panic it rolls back. The error of fn is returned unchanged.

@@ -46,6 +46,7 @@ type ImportRow struct {
 // It is not safe for concurrent use.
 type ImportWriter struct {
 	x     Preparer
+	d     *DB           // prepares the statements once for all transactions, when set
 	next  map[int64]int // next position per collection
 	now   string
 	stmts map[string]*sqlx.Stmt
@@ -61,6 +62,15 @@ type Preparer interface {
 // new one for each transaction. Close it before the transaction ends.
 func NewImportWriter(x Preparer) *ImportWriter {
 	return &ImportWriter{x: x, next: map[int64]int{}, now: FormatTime(now()), stmts: map[string]*sqlx.Stmt{}}
+}
+
+// ImportWriter returns a writer on the transaction tx of d whose
+// statements d prepares once for all its transactions: the way to write
+// batch after batch, each in its own transaction.
+func (d *DB) ImportWriter(tx *sqlx.Tx) *ImportWriter {
+	w := NewImportWriter(tx)
+	w.d = d
+	return w
 }
 
 // Close releases the prepared statements.
@@ -82,7 +92,17 @@ func (w *ImportWriter) stmt(ctx context.Context, query string, rows int) (*sqlx.
 	if s, ok := w.stmts[query]; ok {
 		return s, nil
 	}
-	s, err := w.x.PreparexContext(ctx, query)
+	var (
+		s   *sqlx.Stmt
+		err error
+	)
+	if tx, ok := w.x.(*sqlx.Tx); ok && w.d != nil {
+		if s, err = w.d.prepared(ctx, query); err == nil {
+			s = tx.StmtxContext(ctx, s)
+		}
+	} else {
+		s, err = w.x.PreparexContext(ctx, query)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -14,23 +14,17 @@
 # benchexact binary built elsewhere (an older tree, say) to time that one.
 set -euo pipefail
 
-if [[ $# -lt 1 || ! -f "${1}/include/tdoku.h" ]]; then
+if [[ $# -lt 1 ]]; then
 	echo "usage: $0 TDOKU_SRC [ROUNDS]" >&2
-	echo "TDOKU_SRC must be a copy of tdoku's source; get one with" >&2
-	echo "  git clone https://github.com/t-dillon/tdoku" >&2
 	exit 2
 fi
-src=$(cd "$1" && pwd)
 rounds=${2:-5}
 root=$(cd "$(dirname "$0")/.." && pwd)
 data=${DATA:-$root/../shared/data/tdoku}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-echo "building tdoku from $src ($(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo 'no git'))" >&2
-g++ -O3 -march=native -std=c++17 -I"$src/include" -I"$src/src" \
-	"$root/scripts/tdoku_bench.cc" "$src/src/solver_dpll_triad_simd.cc" "$src/src/util.cc" \
-	-o "$work/tdoku_bench"
+"$root/scripts/build-tdoku-bench" "$1" "$work/tdoku_bench"
 if [[ -n "${OURS:-}" ]]; then
 	cp "$OURS" "$work/benchexact"
 else

@@ -332,7 +332,7 @@ func runGenerate(ctx context.Context, cmd *cobra.Command, o *generateOptions) er
 		}
 		next := *im
 		err := d.WithTx(wctx, func(tx *sqlx.Tx) error {
-			w := db.NewImportWriter(tx)
+			w := d.ImportWriter(tx)
 			err := w.Write(wctx, batch)
 			if cerr := w.Close(); err == nil {
 				err = cerr

@@ -1039,7 +1039,7 @@ func (imp *importer) store(ctx context.Context, bs []*batch) error {
 			}
 			p.rows[i].Membership.CollectionID = id
 		}
-		w := db.NewImportWriter(tx)
+		w := imp.d.ImportWriter(tx)
 		defer w.Close()
 		if err := w.Write(ctx, p.rows); err != nil {
 			return l, err
