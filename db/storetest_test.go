@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,6 +34,7 @@ func storeSuite(t *testing.T, b backend) {
 		{"CollectionsAndListPuzzles", suiteCollectionsAndListPuzzles},
 		{"ForeignKeys", suiteForeignKeys},
 		{"Imports", suiteImports},
+		{"ImportWriterAcrossTransactions", suiteImportWriterAcrossTransactions},
 		{"Ratings", suiteRatings},
 		{"Configs", suiteConfigs},
 		{"RunRoundTrip", suiteRunRoundTrip},
@@ -289,6 +291,78 @@ func suiteImports(t *testing.T, d *db.DB) {
 		t.Fatalf("ImportTable = %v, %v", tab, err)
 	}
 	wantCode(t, db.FinishImport(ctx, d, &sudokulab.Import{ID: 999}), sudokulab.ENOTFOUND)
+}
+
+// suiteImportWriterAcrossTransactions writes full chunks (400 rows, the
+// statements DB.ImportWriter prepares once per lab) in one transaction
+// after another, then the first chunk again: every transaction uses the
+// statements prepared for the first, and the repeated puzzles are found,
+// not stored twice.
+func suiteImportWriterAcrossTransactions(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	col, err := db.EnsureCollection(ctx, d, "c", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Distinct puzzles: the classic solution's first 30 cells under
+	// distinct relabelings of the digits.
+	rng := rand.New(rand.NewPCG(4, 0))
+	seen := map[string]bool{}
+	chunk := func() []db.ImportRow {
+		var rows []db.ImportRow
+		for len(rows) < 400 {
+			perm := rng.Perm(9)
+			b := []byte(strings.Repeat(".", 81))
+			for i := 0; i < 30; i++ {
+				b[i] = byte('1' + perm[classicSolution[i]-'1'])
+			}
+			if seen[string(b)] {
+				continue
+			}
+			seen[string(b)] = true
+			rows = append(rows, db.ImportRow{Puzzle: &sudokulab.Puzzle{Givens: sudokulab.MustParse(string(b))},
+				Membership: sudokulab.Membership{CollectionID: col}})
+		}
+		return rows
+	}
+	write := func(rows []db.ImportRow) {
+		t.Helper()
+		if err := d.WithTx(ctx, func(tx *sqlx.Tx) error {
+			w := d.ImportWriter(tx)
+			defer w.Close()
+			return w.Write(ctx, rows)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first, second := chunk(), chunk()
+	write(first)
+	write(second)
+	ids := map[int64]bool{}
+	for _, rows := range [][]db.ImportRow{first, second} {
+		for _, r := range rows {
+			if !r.Created || !r.Added || r.Puzzle.ID == 0 || ids[r.Puzzle.ID] {
+				t.Fatalf("row %s: created %v, added %v, id %d (seen before: %v)", r.Puzzle.Givens, r.Created, r.Added, r.Puzzle.ID, ids[r.Puzzle.ID])
+			}
+			ids[r.Puzzle.ID] = true
+		}
+	}
+	again := make([]db.ImportRow, len(first))
+	for i, r := range first {
+		again[i] = db.ImportRow{Puzzle: &sudokulab.Puzzle{Givens: r.Puzzle.Givens}, Membership: sudokulab.Membership{CollectionID: col}}
+	}
+	write(again)
+	for i, r := range again {
+		if r.Created || r.Added || r.Puzzle.ID != first[i].Puzzle.ID {
+			t.Fatalf("repeated row %d: created %v, added %v, id %d, want id %d", i, r.Created, r.Added, r.Puzzle.ID, first[i].Puzzle.ID)
+		}
+	}
+	if n := countOf(t, d, "SELECT count(*) FROM puzzles"); n != 800 {
+		t.Errorf("%d puzzles, want 800", n)
+	}
+	if n := countOf(t, d, "SELECT count(*) FROM collection_puzzles WHERE collection_id = ?", col); n != 800 {
+		t.Errorf("%d memberships, want 800", n)
+	}
 }
 
 func suiteRatings(t *testing.T, d *db.DB) {
