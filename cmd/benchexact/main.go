@@ -1,19 +1,24 @@
 // Command benchexact times the exact solver (solvers/exact) over a puzzle
 // list, the Go side of scripts/bench-exact.sh. Usage:
 //
-//	benchexact [-limit 2] [-min 20000] [-cpuprofile FILE] FILE
+//	benchexact [-limit 2] [-min 20000] [-engine solve|count] [-cpuprofile FILE] FILE
 //
 // It solves the list, repeated until at least -min solves, with the given
 // limit (2 proves uniqueness, 1 finds the first solution) and prints one
 // line:
 //
-//	puzzles=N solves=S cpu_us_per_puzzle=X guesses_per_puzzle=Y decisions_per_puzzle=Z
+//	engine=E puzzles=N solves=S cpu_us_per_puzzle=X guesses_per_puzzle=Y decisions_per_puzzle=Z
 //
 // CPU time is the process's (user plus system, from getrusage) over the
 // solving loop only. Guesses are the solver's Effort.Guesses, the branches
 // tried; decisions are the branching points, the count tdoku reports: each
 // decision tries one branch or both. The lists hold unique puzzles: a
 // count other than 1 is an error.
+//
+// -engine solve (the default) times exact.Solver.Solve, the engine that
+// rates; -engine count times exact.Solver.Count, which on 9x9 runs the
+// triad engine when the binary is built with GOEXPERIMENT=simd and the
+// processor has AVX2 (E says which engine ran).
 package main
 
 import (
@@ -35,9 +40,10 @@ func main() {
 	limit := flag.Int("limit", 2, "solution limit: 2 proves uniqueness, 1 finds the first solution")
 	minSolves := flag.Int("min", 20000, "repeat the list until at least this many solves")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the solving loop to this file")
+	engine := flag.String("engine", "solve", "solve: exact.Solver.Solve (the rating engine); count: exact.Solver.Count (the fastest engine here)")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: benchexact [-limit 2] [-min 20000] FILE")
+		fmt.Fprintln(os.Stderr, "usage: benchexact [-limit 2] [-min 20000] [-engine solve|count] [-cpuprofile FILE] FILE")
 		os.Exit(2)
 	}
 	if *cpuProfile != "" {
@@ -53,7 +59,11 @@ func main() {
 		defer f.Close()
 		defer pprof.StopCPUProfile()
 	}
-	if err := run(flag.Arg(0), *limit, *minSolves); err != nil {
+	if *engine != "solve" && *engine != "count" {
+		fmt.Fprintf(os.Stderr, "benchexact: -engine %q: want solve or count\n", *engine)
+		os.Exit(2)
+	}
+	if err := run(flag.Arg(0), *limit, *minSolves, *engine == "count"); err != nil {
 		fmt.Fprintln(os.Stderr, "benchexact:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
@@ -61,20 +71,24 @@ func main() {
 }
 
 // run times the solver over the list in path.
-func run(path string, limit, minSolves int) error {
+func run(path string, limit, minSolves int, count bool) error {
 	puzzles, err := readList(path)
 	if err != nil {
 		return err
 	}
 	reps := (minSolves + len(puzzles) - 1) / len(puzzles)
 	s := exact.New(sudokulab.Classic)
+	solve, engine := s.Solve, "lc9"
+	if count {
+		solve, engine = s.Count, exact.CountEngine()
+	}
 	ctx := context.Background()
 	var guesses, decisions int64
 	solves := 0
 	start := cpuTime()
 	for range max(reps, 1) {
 		for _, p := range puzzles {
-			res, err := s.Solve(ctx, p, limit)
+			res, err := solve(ctx, p, limit)
 			if err != nil {
 				return err
 			}
@@ -90,8 +104,8 @@ func run(path string, limit, minSolves int) error {
 		}
 	}
 	took := cpuTime() - start
-	fmt.Printf("puzzles=%d solves=%d cpu_us_per_puzzle=%.3f guesses_per_puzzle=%.3f decisions_per_puzzle=%.3f\n",
-		len(puzzles), solves, float64(took.Microseconds())/float64(solves),
+	fmt.Printf("engine=%s puzzles=%d solves=%d cpu_us_per_puzzle=%.3f guesses_per_puzzle=%.3f decisions_per_puzzle=%.3f\n",
+		engine, len(puzzles), solves, float64(took.Microseconds())/float64(solves),
 		float64(guesses)/float64(solves), float64(decisions)/float64(solves))
 	return nil
 }

@@ -32,6 +32,7 @@ import (
 	"sync"
 
 	"sudokulab"
+	"sudokulab/solvers/exact/internal/triad"
 )
 
 // Effort counts the work of a search; it is a difficulty measure. A puzzle
@@ -99,6 +100,39 @@ func Solve(ctx context.Context, puzzle sudokulab.Grid, limit int) (Result, error
 	return res, err
 }
 
+// Count counts the solutions of puzzle up to limit and returns the first
+// one found, as Solve does, for callers that need the count and a solution
+// but not the effort as a difficulty measure (import, generate, count).
+// On the 9x9 shape it runs the fastest engine this binary and processor
+// have (see CountEngine); on every other shape it is Solve. The count is
+// the same whichever engine runs, and so is the solution of a puzzle with
+// one; the first of several solutions can differ. Effort.Guesses counts
+// the branches the engine tried; the triad engine leaves Propagations and
+// Backtracks at zero.
+func Count(ctx context.Context, puzzle sudokulab.Grid, limit int) (Result, error) {
+	if err := checkGrid(puzzle); err != nil {
+		return Result{}, err
+	}
+	pool := &pools[puzzle.Shape.BoxRows][puzzle.Shape.BoxCols]
+	s, _ := pool.Get().(*Solver)
+	if s == nil {
+		s = New(puzzle.Shape)
+	}
+	res, err := s.count(ctx, puzzle, limit)
+	pool.Put(s)
+	return res, err
+}
+
+// CountEngine names the engine Count runs on 9x9 puzzles: "triad" (the
+// vector build of the tdoku port, in binaries built with GOEXPERIMENT=simd
+// on an amd64 processor with AVX2) or "lc9" (Solve's engine).
+func CountEngine() string {
+	if triad.Available() {
+		return "triad"
+	}
+	return "lc9"
+}
+
 // pools holds Solvers for Solve, by box shape.
 var pools [sudokulab.MaxN + 1][sudokulab.MaxN + 1]sync.Pool
 
@@ -109,8 +143,9 @@ var pools [sudokulab.MaxN + 1][sudokulab.MaxN + 1]sync.Pool
 // A Solver must not be used by several goroutines at once.
 type Solver struct {
 	shape sudokulab.Shape
-	gen   *general // every shape but 9x9
-	f9    *lc9     // the classic 9x9 shape
+	gen   *general      // every shape but 9x9
+	f9    *lc9          // the classic 9x9 shape
+	tr    *triad.Solver // Count's engine for 9x9, when available
 }
 
 // New returns a Solver with its buffers ready for puzzles of the given
@@ -144,6 +179,36 @@ func (s *Solver) Solve(ctx context.Context, puzzle sudokulab.Grid, limit int) (R
 		return Result{}, err
 	}
 	return s.solve(ctx, puzzle, limit)
+}
+
+// Count counts the solutions of puzzle up to limit; see the package-level
+// Count.
+func (s *Solver) Count(ctx context.Context, puzzle sudokulab.Grid, limit int) (Result, error) {
+	if err := checkGrid(puzzle); err != nil {
+		return Result{}, err
+	}
+	return s.count(ctx, puzzle, limit)
+}
+
+// count is Count for a well-formed puzzle.
+func (s *Solver) count(ctx context.Context, puzzle sudokulab.Grid, limit int) (Result, error) {
+	if puzzle.Shape != sudokulab.Classic || !triad.Available() {
+		return s.solve(ctx, puzzle, limit)
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	if s.tr == nil {
+		s.tr = new(triad.Solver)
+	}
+	var givens, sol [81]uint8
+	copy(givens[:], puzzle.Cells)
+	r, err := s.tr.Count(ctx, &givens, max(limit, 1), &sol)
+	res := Result{Count: r.Count, Effort: Effort{Guesses: r.Branches}}
+	if r.Count > 0 {
+		res.Solution = newSolution(sudokulab.Classic, sol[:])
+	}
+	return res, err
 }
 
 // solve is Solve for a well-formed puzzle.

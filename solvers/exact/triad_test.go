@@ -1,0 +1,166 @@
+package exact_test
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sudokulab"
+	"sudokulab/solvers/exact"
+	"sudokulab/solvers/exact/internal/triad"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// listSamples returns about perList puzzles of each tdoku list there is.
+func listSamples(t *testing.T, perList int) []sudokulab.Grid {
+	t.Helper()
+	var out []sudokulab.Grid
+	for _, l := range tdokuLists {
+		list := readList(t, filepath.Join(tdokuDir, l.file))
+		step := max(1, len(list)/perList)
+		for i := 0; i < len(list); i += step {
+			out = append(out, list[i])
+		}
+	}
+	return out
+}
+
+// generatedCorpus is a deterministic mix of n puzzles with zero, one or
+// many solutions.
+func generatedCorpus(t *testing.T, generated int) []sudokulab.Grid {
+	t.Helper()
+	var out []sudokulab.Grid
+	rng := rand.New(rand.NewPCG(2026, 11))
+	for i := 0; i < generated; i++ {
+		switch i % 4 {
+		case 0:
+			out = append(out, withHoles(rng, randomFull(t, rng, sudokulab.Classic), 45+rng.IntN(20)))
+		case 1:
+			out = append(out, randomGivens(rng, sudokulab.Classic, 8+rng.IntN(22)))
+		case 2: // a changed given: often no solution
+			p := withHoles(rng, randomFull(t, rng, sudokulab.Classic), 50)
+			for c := range p.Cells {
+				if p.Cells[c] != 0 {
+					p.Cells[c] = p.Cells[c]%9 + 1
+					break
+				}
+			}
+			out = append(out, p)
+		default: // a digit twice in a unit
+			p := withHoles(rng, randomFull(t, rng, sudokulab.Classic), 40)
+			a, b := rng.IntN(9), rng.IntN(8)
+			if b >= a {
+				b++
+			}
+			row := rng.IntN(9)
+			p.Cells[row*9+a], p.Cells[row*9+b] = 5, 5
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// TestTriad holds the triad engine (in whichever build this is) against
+// the 9x9 engine: the same count up to 1 and 2; the same solution when it
+// is unique, and a valid one otherwise.
+func TestTriad(t *testing.T) {
+	perList, generated := 500, 2000
+	if testing.Short() {
+		perList, generated = 100, 400
+	}
+	ref := exact.New(sudokulab.Classic)
+	var tr triad.Solver
+	ctx := context.Background()
+	counts := map[int]int{}
+	corpus := listSamples(t, perList)
+	for _, pp := range readPaperPuzzles(t) {
+		if pp.puzzle.Shape == sudokulab.Classic {
+			corpus = append(corpus, pp.puzzle)
+		}
+	}
+	for _, p := range append(corpus, generatedCorpus(t, generated)...) {
+		var givens, sol [81]uint8
+		copy(givens[:], p.Cells)
+		for _, limit := range []int{1, 2} {
+			want, err := ref.Solve(ctx, p, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := tr.Count(ctx, &givens, limit, &sol)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Count != want.Count {
+				t.Fatalf("%s limit %d: triad counts %d, the 9x9 engine %d", p, limit, got.Count, want.Count)
+			}
+			if got.Count == 0 {
+				continue
+			}
+			g := sudokulab.Grid{Shape: sudokulab.Classic, Cells: sol[:]}
+			if err := sudokulab.CheckSolution(p, g); err != nil {
+				t.Fatalf("%s limit %d: triad solution %s: %v", p, limit, g, err)
+			}
+			if limit == 2 && got.Count == 1 && !g.Equal(want.Solution) {
+				t.Fatalf("%s: triad solution %s, the 9x9 engine's %s", p, g, want.Solution)
+			}
+			if limit == 2 {
+				counts[got.Count]++
+			}
+		}
+	}
+	t.Logf("triad engine (vector build %v): solution counts %v", triad.Available(), counts)
+}
+
+// TestTriadGolden checks the triad engine's count, decisions and branches
+// on generated puzzles against a golden file, so that the vector build and
+// the portable one are held to the same search, decision for decision.
+// Regenerate with go test ./solvers/exact/ -run TriadGolden -update.
+func TestTriadGolden(t *testing.T) {
+	const path = "testdata/triad.golden"
+	var tr triad.Solver
+	var b strings.Builder
+	var corpus []sudokulab.Grid
+	for _, pp := range readPaperPuzzles(t) {
+		if pp.puzzle.Shape == sudokulab.Classic {
+			corpus = append(corpus, pp.puzzle)
+		}
+	}
+	for _, p := range append(corpus, generatedCorpus(t, 300)...) {
+		var givens, sol [81]uint8
+		copy(givens[:], p.Cells)
+		res, err := tr.Count(context.Background(), &givens, 2, &sol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s %d %d %d\n", p, res.Count, res.Decisions, res.Branches)
+	}
+	if *update {
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := bufio.NewScanner(strings.NewReader(b.String()))
+	exp := bufio.NewScanner(strings.NewReader(string(want)))
+	for line := 1; exp.Scan(); line++ {
+		if !got.Scan() {
+			t.Fatalf("%s:%d: missing %q", path, line, exp.Text())
+		}
+		if got.Text() != exp.Text() {
+			t.Fatalf("%s:%d: got %q, want %q (vector build %v)", path, line, got.Text(), exp.Text(), triad.Available())
+		}
+	}
+	if got.Scan() {
+		t.Fatalf("%s: extra line %q", path, got.Text())
+	}
+}
