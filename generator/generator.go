@@ -352,7 +352,7 @@ func (g *Generator) remove(ctx context.Context, w *worker, rng *rand.Rand, sol s
 // CountTimeout is errTimeout, one cut short by ctx ctx's error.
 func (g *Generator) unique(ctx context.Context, w *worker, p sudokulab.Grid) (bool, error) {
 	cctx, cancel := context.WithTimeout(ctx, g.opts.CountTimeout)
-	res, err := w.solver.Solve(cctx, p, 2)
+	res, err := w.solver.Count(cctx, p, 2)
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {

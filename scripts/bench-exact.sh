@@ -12,6 +12,12 @@
 # and driven by scripts/tdoku_bench.cc; ours by cmd/benchexact. Both run
 # under nice, one at a time. Set DATA to use other lists, and OURS to a
 # benchexact binary built elsewhere (an older tree, say) to time that one.
+#
+# Ours is exact.Count (benchexact -engine count), built with
+# GOEXPERIMENT=simd: on an amd64 processor with AVX2 that is the triad
+# engine (solvers/exact/internal/triad). ENGINE=solve times exact.Solve, the
+# rating engine, instead; SIMD=0 builds without the experiment (Count then
+# runs Solve's engine).
 set -euo pipefail
 
 if [[ $# -lt 1 ]]; then
@@ -29,7 +35,11 @@ if [[ -n "${OURS:-}" ]]; then
 	cp "$OURS" "$work/benchexact"
 else
 	echo "building cmd/benchexact" >&2
-	(cd "$root" && go build -o "$work/benchexact" ./cmd/benchexact)
+	if [[ "${SIMD:-1}" = 1 ]]; then
+		(cd "$root" && GOEXPERIMENT=simd go build -o "$work/benchexact" ./cmd/benchexact)
+	else
+		(cd "$root" && go build -o "$work/benchexact" ./cmd/benchexact)
+	fi
 fi
 
 lists=(puzzles2_17_clue.txt puzzles3_magictour_top1465.txt
@@ -45,7 +55,7 @@ declare -A cpu guesses
 for ((r = 1; r <= rounds; r++)); do
 	for list in "${lists[@]}"; do
 		for limit in 2 1; do
-			ours=$(nice "$work/benchexact" -limit "$limit" "$data/$list")
+			ours=$(nice "$work/benchexact" -engine "${ENGINE:-count}" -limit "$limit" "$data/$list")
 			theirs=$(nice "$work/tdoku_bench" "$limit" "$data/$list")
 			cpu[ours,$list,$limit]+=" $(field cpu_us_per_puzzle "$ours")"
 			cpu[tdoku,$list,$limit]+=" $(field cpu_us_per_puzzle "$theirs")"
@@ -56,7 +66,7 @@ for ((r = 1; r <= rounds; r++)); do
 	done
 done
 
-echo "date: $(date -u +%Y-%m-%dT%H:%MZ); $(nproc) cores; load average: $(cut -d' ' -f1-3 /proc/loadavg); rounds: $rounds (median)"
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ); $(nproc) cores; load average: $(cut -d' ' -f1-3 /proc/loadavg); rounds: $rounds (median); our engine: $(field engine "$ours")"
 echo
 echo "| list | count to 2: ours / tdoku (us) | ratio | first solution: ours / tdoku (us) | ratio | decisions per puzzle (count to 2): ours / tdoku |"
 echo "| --- | --- | --- | --- | --- | --- |"

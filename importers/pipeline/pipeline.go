@@ -811,8 +811,10 @@ func CountBudget(timeout time.Duration) time.Duration {
 	return timeout
 }
 
-// Count counts the solutions of g up to 2 with solver, within the budget
-// CountBudget(timeout), and returns g as a Puzzle with its count: status
+// Count counts the solutions of g up to 2 with solver's Count (the fastest
+// engine the binary and processor have; the count does not depend on it),
+// within the budget CountBudget(timeout), and returns g as a Puzzle with
+// its count: status
 // sudokulab.CountCounted with SolutionCount and, when unique, the
 // solution; or, when the budget ran out, sudokulab.CountUndetermined
 // without a count but with the solution found so far, if any. CountSeconds
@@ -825,7 +827,7 @@ func Count(ctx context.Context, solver *exact.Solver, g sudokulab.Grid, timeout 
 	}
 	defer cancel()
 	start := time.Now()
-	r, err := solver.Solve(cctx, g, 2)
+	r, err := solver.Count(cctx, g, 2)
 	p := &sudokulab.Puzzle{Givens: g, CountSeconds: time.Since(start).Seconds()}
 	switch {
 	case err == nil:
