@@ -20,6 +20,10 @@
 # The sqlite3 shell times it in C SQLite (.timer), scripts/storefloor in
 # modernc.org/sqlite, the pure-Go SQLite the lab uses. Our import is timed
 # as users run it, pauses of its pacer (db/pace.go) included.
+#
+# sudokulab is built with GOEXPERIMENT=simd, so that import counts with the
+# triad engine on an amd64 processor with AVX2 (see solvers/exact); SIMD=0
+# builds it without.
 set -euo pipefail
 
 if [[ $# -lt 1 ]]; then
@@ -39,7 +43,9 @@ trap 'rm -rf "$work"' EXIT
 
 "$root/scripts/build-tdoku-bench" "$1" "$work/tdoku_bench"
 echo "building sudokulab" >&2
-(cd "$root" && go build -o "$work/sudokulab" ./cmd/sudokulab && go build -o "$work/storefloor" ./scripts/storefloor)
+experiment=simd
+[[ "${SIMD:-1}" = 1 ]] || experiment=
+(cd "$root" && GOEXPERIMENT=$experiment go build -o "$work/sudokulab" ./cmd/sudokulab && go build -o "$work/storefloor" ./scripts/storefloor)
 
 # The grids alone, one per line, for .import.
 grep -v '^#' "$list" | cut -c1-81 >"$work/grids.txt"
