@@ -245,17 +245,20 @@ func init() {
 // false on a contradiction.
 func boxRestrict(st *state, bx int, candidates v16, fromVertical bool) bool {
 	b := &st.boxen[bx]
-	if b.subsetOf(candidates) {
+	cells := *b
+	if cells.subsetOf(candidates) {
 		return true
 	}
-	eliminating := b.andNot(candidates)
+	eliminating := cells.andNot(candidates)
 	bi, bj := div3[bx], mod3[bx]
 	h, v := &st.bands[0][bi], &st.bands[1][bj]
 	k := bj*3 + bi
 	s0, s1, s2 := shift0x16[k], shift1x16[k], shift2x16[k]
+	// The box and the bands' eliminations live in registers until the
+	// box is stable; on a contradiction the caller drops the state.
+	hElims, vElims := h.elims, v.elims
 	for {
-		cells := b.andNot(eliminating)
-		*b = cells
+		cells = cells.andNot(eliminating)
 		counts := cells.popcounts()
 		if counts.anyLess(boxMinimums) {
 			return false
@@ -306,12 +309,14 @@ func boxRestrict(st *state, bx int, candidates v16, fromVertical bool) bool {
 		negTriads := join(horizontalTriads(assertions), assertions.hi())
 		posTriads := join(horizontalTriads(newElims), newElims.hi())
 		elims := negTriads.shuffle(s0).or(posTriads.shuffle(s1)).or(posTriads.shuffle(s2))
-		h.elims = h.elims.or(elims.lo())
-		v.elims = v.elims.or(elims.hi())
-		if !eliminating.intersects(*b) {
+		hElims = hElims.or(elims.lo())
+		vElims = vElims.or(elims.hi())
+		if !eliminating.intersects(cells) {
 			break
 		}
 	}
+	*b = cells
+	h.elims, v.elims = hElims, vElims
 	// The band opposite to the caller's orientation first.
 	if fromVertical {
 		return bandEliminate(st, 0, bi, bj) && bandEliminate(st, 1, bj, bi)
@@ -334,35 +339,38 @@ func bandEliminate(st *state, vertical, bd, fromPeer int) bool {
 	if !b.configs.intersects(b.elims) {
 		return true
 	}
-	b.configs = b.configs.andNot(b.elims)
-	triads := configsToPositiveTriads(b.configs)
+	configs := b.configs.andNot(b.elims)
+	triads := configsToPositiveTriads(configs)
 	counts := triads.popcounts()
 	// A line with three digits left in one box's triad asserts them.
 	asserting := andWhereEqual(triads, counts, threes)
 	lo, hi := asserting.lo(), asserting.hi()
 	loRot, hiRot := lo.rotCols(), hi.rotCols()
-	b.configs = b.configs.andNot(loRot.shuffle(shift1[0]).or(loRot.shuffle(shift2[0])).or(lo.shuffle(shift1[1])))
-	b.configs = b.configs.andNot(lo.shuffle(shift2[1]).or(hiRot.shuffle(shift1[2])).or(hiRot.shuffle(shift2[2])))
-	triads = configsToPositiveTriads(b.configs)
+	configs = configs.andNot(loRot.shuffle(shift1[0]).or(loRot.shuffle(shift2[0])).or(lo.shuffle(shift1[1])))
+	configs = configs.andNot(lo.shuffle(shift2[1]).or(hiRot.shuffle(shift1[2])).or(hiRot.shuffle(shift2[2])))
+	b.configs = configs
+	triads = configsToPositiveTriads(configs)
 
-	peers := &boxPeers[vertical][bd]
-	tlo := triads.lo()
-	peerTriads := [3]v08{tlo, tlo.rotCols(), triads.hi()}
-	p0, p1 := mod3[fromPeer+1], mod3[fromPeer+2]
-	v := vertical == 1
 	// Positive triads to box candidates for the three peers (tdoku's
-	// PositiveTriadsToBoxCandidates, written out).
+	// PositiveTriadsToBoxCandidates, written out), the peer it was called
+	// from last.
 	c0, c1 := posTriadsToCandidates[vertical][0], posTriadsToCandidates[vertical][1]
-	t0 := peerTriads[p0].or(kAllAt3)
-	t1 := peerTriads[p1].or(kAllAt3)
-	t2 := peerTriads[fromPeer].or(kAllAt3)
+	tlo := triads.lo()
+	t0, t1, t2 := tlo.or(kAllAt3), tlo.rotCols().or(kAllAt3), triads.hi().or(kAllAt3)
 	tt0, tt1, tt2 := join(t0, t0), join(t1, t1), join(t2, t2)
 	m0 := tt0.shuffle(c0).or(tt0.shuffle(c1))
 	m1 := tt1.shuffle(c0).or(tt1.shuffle(c1))
 	m2 := tt2.shuffle(c0).or(tt2.shuffle(c1))
-	return boxRestrict(st, peers[p0], m0, v) &&
-		boxRestrict(st, peers[p1], m1, v) &&
-		boxRestrict(st, peers[fromPeer], m2, v)
+	peers := &boxPeers[vertical][bd]
+	v := vertical == 1
+	switch fromPeer {
+	case 0:
+		return boxRestrict(st, peers[1], m1, v) && boxRestrict(st, peers[2], m2, v) && boxRestrict(st, peers[0], m0, v)
+	case 1:
+		return boxRestrict(st, peers[2], m2, v) && boxRestrict(st, peers[0], m0, v) && boxRestrict(st, peers[1], m1, v)
+	default:
+		return boxRestrict(st, peers[0], m0, v) && boxRestrict(st, peers[1], m1, v) && boxRestrict(st, peers[2], m2, v)
+	}
 }
 
 func configsToPositiveTriads(configs v08) v16 {
