@@ -75,6 +75,9 @@ func generatedCorpus(t *testing.T, generated int) []sudokulab.Grid {
 //
 //	SUDOKULAB_EXACT_CROSSCHECK=1 GOEXPERIMENT=simd go test ./solvers/exact/ -run 'Triad$' -v -timeout 60m
 func TestTriad(t *testing.T) {
+	if !triad.Runs() {
+		t.Skip("the vector build of the triad engine needs AVX2")
+	}
 	perList, generated := 500, 2000
 	if os.Getenv(crossCheckEnv) != "" {
 		perList, generated = 1<<30, 100000
@@ -130,6 +133,9 @@ func TestTriad(t *testing.T) {
 // the portable one are held to the same search, decision for decision.
 // Regenerate with go test ./solvers/exact/ -run TriadGolden -update.
 func TestTriadGolden(t *testing.T) {
+	if !triad.Runs() {
+		t.Skip("the vector build of the triad engine needs AVX2")
+	}
 	const path = "testdata/triad.golden"
 	var tr triad.Solver
 	var b strings.Builder

@@ -30,9 +30,13 @@ import (
 )
 
 // Available reports whether this binary has the vector build of the engine
-// and the processor runs it (AVX-512 with BW, VL and BITALG). Without it
-// the engine still works, at a fraction of the speed.
+// and the processor runs it (AVX2).
 func Available() bool { return simd && cpuOK() }
+
+// Runs reports whether the engine runs here: always in the portable
+// build, only with AVX2 in the vector build. Nothing else in the package
+// may be used when it is false; not even its tables are built.
+func Runs() bool { return !simd || cpuOK() }
 
 // Result is the outcome of a count.
 type Result struct {
@@ -63,7 +67,8 @@ const cancelEvery = 1 << 12
 // limit (at least 1) and writes the first solution found into solution
 // when the count is not zero. Givens that repeat a digit in a unit give a
 // count of zero. Count looks at ctx every few thousand decisions and, once
-// it is done, returns ctx.Err() with the count so far.
+// it is done, returns ctx.Err() with the count so far. It may be called
+// only where Runs is true.
 func (s *Solver) Count(ctx context.Context, givens *[81]uint8, limit int, solution *[81]uint8) (Result, error) {
 	s.limit, s.res, s.nodes, s.stopped = limit, Result{}, 0, false
 	s.done = ctx.Done()
@@ -156,6 +161,10 @@ var (
 )
 
 func init() {
+	if !Runs() {
+		return
+	}
+	initVectors()
 	const A = kAll
 	peerElemToConfigMask = [3][4]v08{
 		{mk08([8]uint16{0, A, A, A, 0, A, 0, 0}), mk08([8]uint16{A, 0, A, A, A, 0, 0, 0}), mk08([8]uint16{A, A, 0, 0, A, A, 0, 0}), {}},

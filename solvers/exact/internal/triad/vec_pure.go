@@ -11,6 +11,10 @@ const simd = false
 // runs everywhere.
 func cpuOK() bool { return true }
 
+// initVectors has nothing to do: the portable build has no vector
+// constants.
+func initVectors() {}
+
 // v16 is sixteen 16-bit lanes, the portable twin of a 256-bit vector. Its
 // methods mean exactly what the vector build's do, lane by lane, so that
 // the engine gives the same results, decisions included, in both builds.

@@ -15,7 +15,7 @@ const simd = true
 func cpuOK() bool { return archsimd.X86.AVX2() }
 
 // bitalg is whether VPOPCNTW is there.
-var bitalg = archsimd.X86.AVX512BITALG()
+var bitalg bool
 
 // v16 is a 256-bit vector of sixteen 16-bit lanes.
 type v16 struct{ v archsimd.Uint16x16 }
@@ -44,18 +44,15 @@ func (x v16) xor(y v16) v16    { return v16{x.v.Xor(y.v)} }
 func (x v16) andNot(y v16) v16 { return v16{x.v.AndNot(y.v)} }
 
 // Constants of popcounts' nibble lookup.
-var (
-	nibbleCounts = archsimd.LoadInt8x32(&[32]int8{0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4}).AsUint8x32()
-	low4         = archsimd.BroadcastUint16x16(0x0f)
-)
+var nibbleCounts, low4 archsimd.Uint16x16
 
 // popcounts counts the bits of each lane, whose high 7 bits are zero.
 func (x v16) popcounts() v16 {
 	if bitalg {
 		return v16{x.v.OnesCount()}
 	}
-	c03 := nibbleCounts.PermuteOrZeroGrouped(x.v.And(low4).AsInt8x32()).AsUint16x16()
-	c47 := nibbleCounts.PermuteOrZeroGrouped(x.v.ShiftAllRight(4).AsInt8x32()).AsUint16x16()
+	c03 := nibbleCounts.AsUint8x32().PermuteOrZeroGrouped(x.v.And(low4).AsInt8x32()).AsUint16x16()
+	c47 := nibbleCounts.AsUint8x32().PermuteOrZeroGrouped(x.v.ShiftAllRight(4).AsInt8x32()).AsUint16x16()
 	return v16{c03.Add(c47).Add(x.v.ShiftAllRight(8))}
 }
 
@@ -87,11 +84,22 @@ func (x v16) shuffle(c v16) v16 {
 
 // Controls of the rotations.
 var (
+	rotRows1Ctl, rotRows2Ctl archsimd.Int8x32
+	rotColsCtl               archsimd.Uint32x8
+	swapHalves               archsimd.Int8x16
+)
+
+// initVectors sets the constants above; it runs only on a processor with
+// AVX2, since even loading a 256-bit vector needs AVX.
+func initVectors() {
+	bitalg = archsimd.X86.AVX512BITALG()
+	nibbleCounts = archsimd.LoadInt8x32(&[32]int8{0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4}).AsUint16x16()
+	low4 = archsimd.BroadcastUint16x16(0x0f)
 	rotRows1Ctl = archsimd.LoadInt8x32(&[32]int8{2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9, 2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9})
 	rotRows2Ctl = archsimd.LoadInt8x32(&[32]int8{4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11})
-	rotColsCtl  = archsimd.LoadUint32x8(&[8]uint32{2, 3, 4, 5, 6, 7, 0, 1})
-	swapHalves  = archsimd.LoadInt8x16(&[16]int8{8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7})
-)
+	rotColsCtl = archsimd.LoadUint32x8(&[8]uint32{2, 3, 4, 5, 6, 7, 0, 1})
+	swapHalves = archsimd.LoadInt8x16(&[16]int8{8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7})
+}
 
 // rotRows rotates the four lanes of each 64-bit row by one: lane i takes
 // lane i+1.
