@@ -87,6 +87,12 @@ type Result struct {
 // allocate beyond the solution either; a Solver of one's own does the same
 // without the pool.
 func Solve(ctx context.Context, puzzle sudokulab.Grid, limit int) (Result, error) {
+	return pooled(ctx, puzzle, limit, (*Solver).solve)
+}
+
+// pooled checks the puzzle and runs fn on a Solver from the pool of its
+// shape.
+func pooled(ctx context.Context, puzzle sudokulab.Grid, limit int, fn func(*Solver, context.Context, sudokulab.Grid, int) (Result, error)) (Result, error) {
 	if err := checkGrid(puzzle); err != nil {
 		return Result{}, err
 	}
@@ -95,7 +101,7 @@ func Solve(ctx context.Context, puzzle sudokulab.Grid, limit int) (Result, error
 	if s == nil {
 		s = New(puzzle.Shape)
 	}
-	res, err := s.solve(ctx, puzzle, limit)
+	res, err := fn(s, ctx, puzzle, limit)
 	pool.Put(s)
 	return res, err
 }
@@ -110,17 +116,7 @@ func Solve(ctx context.Context, puzzle sudokulab.Grid, limit int) (Result, error
 // the branches the engine tried; the triad engine leaves Propagations and
 // Backtracks at zero.
 func Count(ctx context.Context, puzzle sudokulab.Grid, limit int) (Result, error) {
-	if err := checkGrid(puzzle); err != nil {
-		return Result{}, err
-	}
-	pool := &pools[puzzle.Shape.BoxRows][puzzle.Shape.BoxCols]
-	s, _ := pool.Get().(*Solver)
-	if s == nil {
-		s = New(puzzle.Shape)
-	}
-	res, err := s.count(ctx, puzzle, limit)
-	pool.Put(s)
-	return res, err
+	return pooled(ctx, puzzle, limit, (*Solver).count)
 }
 
 // CountEngine names the engine Count runs on 9x9 puzzles: "triad" (the

@@ -3,6 +3,7 @@ package exact_test
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"sudokulab"
 	"sudokulab/solvers/exact"
@@ -175,5 +177,56 @@ func TestTriadGolden(t *testing.T) {
 	}
 	if got.Scan() {
 		t.Fatalf("%s: extra line %q", path, got.Text())
+	}
+}
+
+// TestCount holds exact.Count against exact.Solve: the same count and the
+// same unique solution on 9x9 (whichever engine CountEngine names), the
+// same result on other shapes, and the same errors.
+func TestCount(t *testing.T) {
+	ctx := context.Background()
+	wantEngine := "lc9"
+	if triad.Available() {
+		wantEngine = "triad"
+	}
+	if got := exact.CountEngine(); got != wantEngine {
+		t.Errorf("CountEngine() = %q, want %q", got, wantEngine)
+	}
+	var corpus []sudokulab.Grid
+	for _, pp := range readPaperPuzzles(t) {
+		corpus = append(corpus, pp.puzzle)
+	}
+	corpus = append(corpus, generatedCorpus(t, 200)...)
+	rng := rand.New(rand.NewPCG(7, 7))
+	for _, s := range small {
+		corpus = append(corpus, withHoles(rng, randomFull(t, rng, s), s.Cells()/2))
+	}
+	for _, p := range corpus {
+		want, err := exact.Solve(ctx, p, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := exact.Count(ctx, p, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Count != want.Count || (want.Count == 1 && !got.Solution.Equal(want.Solution)) {
+			t.Fatalf("%s: Count %d %s, Solve %d %s", p, got.Count, got.Solution, want.Count, want.Solution)
+		}
+		if p.Shape != sudokulab.Classic && !sameResult(got, want) {
+			t.Fatalf("%s: Count %+v, Solve %+v", p, got, want)
+		}
+	}
+	// Counting every grid stops with the context, keeping the count so far.
+	cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	empty, _ := sudokulab.NewGrid(sudokulab.Classic)
+	res, err := exact.Count(cctx, empty, 1<<40)
+	if !errors.Is(err, context.DeadlineExceeded) || res.Count == 0 {
+		t.Errorf("Count of the empty grid under a 50 ms deadline: %d, %v; want some solutions and the deadline", res.Count, err)
+	}
+	bad := sudokulab.Grid{Shape: sudokulab.Classic, Cells: make([]uint8, 80)}
+	if _, err := exact.Count(ctx, bad, 2); sudokulab.ErrorCode(err) != sudokulab.EINVALID {
+		t.Errorf("Count of 80 cells: %v, want an EINVALID error", err)
 	}
 }
