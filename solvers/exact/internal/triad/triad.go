@@ -50,9 +50,14 @@ type Result struct {
 // Solver counts the solutions of 9x9 puzzles. The zero Solver is ready to
 // use; it must not be used by several goroutines at once.
 type Solver struct {
-	limit   int
-	res     Result
-	first   state // the state of the first solution
+	limit int
+	res   Result
+	first state // the state of the first solution
+	// states holds the state of each depth of the search, kept between
+	// counts: a state declared in a function is zeroed first, with legacy
+	// SSE stores (see v08), and would escape anyway.
+	states  []*state
+	lanes   [16]uint16 // scratch of extract
 	nodes   int
 	done    <-chan struct{}
 	stopped bool
@@ -73,15 +78,19 @@ func (s *Solver) Count(ctx context.Context, givens *[81]uint8, limit int, soluti
 	s.limit, s.res, s.nodes, s.stopped = limit, Result{}, 0, false
 	s.done = ctx.Done()
 	defer func() { s.done = nil }()
+	// The caller's code may use legacy SSE instructions, which dirty upper
+	// halves of vector registers would slow down (see v08).
+	defer clearUpper()
 	if limit < 1 {
 		s.limit = 1
 	}
-	st := initial
-	if initGivens(givens, &st) {
-		s.search(&st)
+	st := s.at(0)
+	st.copyFrom(&initial)
+	if initGivens(givens, st) {
+		s.search(st, 1)
 	}
 	if s.res.Count > 0 {
-		s.first.extract(solution)
+		s.extract(solution)
 	}
 	if s.stopped {
 		return s.res, ctx.Err()
@@ -434,14 +443,22 @@ func chooseBranch(st *state) (bandIdx int, value v08, ok bool) {
 	return best, four.lowBit(), true
 }
 
-// search counts the solutions consistent with a propagated state. It may
-// change the state.
-func (s *Solver) search(st *state) {
+// at returns the state kept for depth d.
+func (s *Solver) at(d int) *state {
+	for len(s.states) <= d {
+		s.states = append(s.states, new(state))
+	}
+	return s.states[d]
+}
+
+// search counts the solutions consistent with a propagated state at
+// depth d-1; deeper states go to s.at(d) and on. It may change the state.
+func (s *Solver) search(st *state, d int) {
 	bd, value, ok := chooseBranch(st)
 	if !ok {
 		s.res.Count++
 		if s.res.Count == 1 {
-			s.first = *st
+			s.first.copyFrom(st)
 		}
 		return
 	}
@@ -460,11 +477,12 @@ func (s *Solver) search(st *state) {
 	s.res.Decisions++
 	s.res.Branches++
 	// First the lowest configuration of the digit: the others go.
-	cp := *st
+	cp := s.at(d)
+	cp.copyFrom(st)
 	assign := configs.clearLowBit()
 	cp.bands[vertical][idx].elims = cp.bands[vertical][idx].elims.or(assign)
-	if bandEliminate(&cp, vertical, idx, 0) {
-		s.search(&cp)
+	if bandEliminate(cp, vertical, idx, 0) {
+		s.search(cp, d+1)
 		if s.res.Count == s.limit || s.stopped {
 			return
 		}
@@ -473,7 +491,7 @@ func (s *Solver) search(st *state) {
 	s.res.Branches++
 	b.elims = b.elims.or(configs.xor(assign))
 	if bandEliminate(st, vertical, idx, 0) {
-		s.search(st)
+		s.search(st, d)
 	}
 }
 
@@ -510,10 +528,25 @@ func initGivens(givens *[81]uint8, st *state) bool {
 		bandEliminate(st, 0, 2, 0) && bandEliminate(st, 1, 2, 0)
 }
 
-// extract writes the solution a solved state holds.
-func (st *state) extract(out *[81]uint8) {
+// copyFrom makes st a copy of src, vector by vector: a plain struct copy
+// is compiled to legacy SSE moves (see v08).
+func (st *state) copyFrom(src *state) {
+	for v := range st.bands {
+		for b := range st.bands[v] {
+			st.bands[v][b].configs = src.bands[v][b].configs
+			st.bands[v][b].elims = src.bands[v][b].elims
+		}
+	}
+	for b := range st.boxen {
+		st.boxen[b] = src.boxen[b]
+	}
+}
+
+// extract writes the first solution found.
+func (s *Solver) extract(out *[81]uint8) {
+	l := &s.lanes
 	for bx := 0; bx < 9; bx++ {
-		l := st.boxen[bx].lanes()
+		s.first.boxen[bx].store(l)
 		base := div3[bx]*27 + mod3[bx]*3
 		for i := 0; i < 3; i++ {
 			for j := 0; j < 3; j++ {

@@ -11,6 +11,9 @@ const simd = false
 // runs everywhere.
 func cpuOK() bool { return true }
 
+// clearUpper has nothing to do: the portable build leaves no vector state.
+func clearUpper() {}
+
 // initVectors has nothing to do: the portable build has no vector
 // constants.
 func initVectors() {}
@@ -190,6 +193,9 @@ func (x v16) rotCols2() (r v16) {
 
 // lanes returns the sixteen lanes.
 func (x v16) lanes() [16]uint16 { return x }
+
+// store writes the sixteen lanes to a.
+func (x v16) store(a *[16]uint16) { *a = x }
 
 func (x v08) and(y v08) (r v08) {
 	for i := range r {

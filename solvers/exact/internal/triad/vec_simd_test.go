@@ -116,6 +116,26 @@ func TestVectorOps(t *testing.T) {
 				t.Fatalf("clearLowBit of %v", p)
 			}
 		}
+		// The high half of a v08 stays zero through every operation, so
+		// that isZero, intersects and popcount see the eight lanes only.
+		for _, r := range []v08{u, lb, sw, cl, x.lo(), x.hi(), all08(uint16(p[0])), u.or(mk08(q)), u.shuffle(mk08(q)),
+			horizontalTriads(x), u.xor(mk08(q)), u.andNot(mk08(q)), u.and(mk08(q))} {
+			var w [16]uint16
+			r.v.Store(&w)
+			if [8]uint16(w[8:]) != ([8]uint16{}) {
+				t.Fatalf("v08 result with a nonzero high half: %v (operands %v, %v, %v)", w, p, q, a)
+			}
+		}
+		if lo, hi := x.lo(), x.hi(); func() bool {
+			for i := range 8 {
+				if lane(lo, i) != a[i] || lane(hi, i) != a[8+i] {
+					return true
+				}
+			}
+			return false
+		}() {
+			t.Fatalf("lo/hi of %v", a)
+		}
 		inter8 := false
 		for i := range p {
 			inter8 = inter8 || p[i]&q[i] != 0
@@ -128,7 +148,7 @@ func TestVectorOps(t *testing.T) {
 
 // lane returns lane i of x.
 func lane(x v08, i int) uint16 {
-	var a [8]uint16
+	var a [16]uint16
 	x.v.Store(&a)
 	return a[i]
 }
