@@ -2,6 +2,7 @@ package sudokulab_test
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -94,5 +95,35 @@ func TestCheckSolution(t *testing.T) {
 	empty, _ := sudokulab.NewGrid(sudokulab.Classic)
 	if err := sudokulab.CheckSolution(empty, swapped); err == nil || !strings.Contains(err.Error(), "solution breaks the rules: r1c1 and r") {
 		t.Errorf("rule-breaking full grid: %v", err)
+	}
+}
+
+// TestConflictsRandom holds Conflicts against a comparison of every pair
+// of cells of every unit, on random grids of several shapes, sparse and
+// dense, where conflicts are common and rare.
+func TestConflictsRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for _, shape := range []sudokulab.Shape{{BoxRows: 2, BoxCols: 2}, {BoxRows: 2, BoxCols: 3}, sudokulab.Classic, {BoxRows: 4, BoxCols: 4}, {BoxRows: 5, BoxCols: 5}} {
+		geo := sudokulab.GeometryOf(shape)
+		for n := 0; n < 500; n++ {
+			g := sudokulab.Grid{Shape: shape, Cells: make([]uint8, shape.Cells())}
+			fill := 1 + rng.IntN(4*shape.N())
+			for range fill {
+				g.Cells[rng.IntN(len(g.Cells))] = uint8(1 + rng.IntN(shape.N()))
+			}
+			want := 0
+			for _, unit := range geo.Units {
+				for i, a := range unit {
+					for _, b := range unit[i+1:] {
+						if g.Cells[a] != 0 && g.Cells[a] == g.Cells[b] {
+							want++
+						}
+					}
+				}
+			}
+			if got := len(g.Conflicts()); got != want {
+				t.Fatalf("%s grid %s: %d conflicts, want %d", shape, g, got, want)
+			}
+		}
 	}
 }
