@@ -16,6 +16,7 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -43,6 +44,10 @@ type DB struct {
 	// the import writer's multi-row inserts, whose thousands of
 	// placeholders take longer to parse than a batch takes to run.
 	stmts sync.Map // query -> *sqlx.Stmt
+	// writers is the SQLite file's writer signal (nil on PostgreSQL and
+	// read-only): write transactions announce that they wait for the
+	// lock, and pacing jobs give it up to them.
+	writers *writerSignal
 }
 
 // Options adjust OpenOptions.
@@ -81,6 +86,9 @@ func OpenOptions(ctx context.Context, target string, opts Options) (*DB, error) 
 		return nil, err
 	}
 	d := &DB{DB: sqlx.NewDb(sqlDB, dl.driver), path: Redact(target), dialect: dl, readOnly: opts.ReadOnly}
+	if dl == &sqliteDialect && !opts.ReadOnly {
+		d.writers = newWriterSignal(target)
+	}
 	popts := []goose.ProviderOption{goose.WithDisableGlobalRegistry(true), goose.WithTableName(versionTable)}
 	if dl == &postgresDialect && !opts.ReadOnly {
 		// Processes opening one new database at once migrate it one at a
@@ -146,7 +154,18 @@ func (d *DB) Close() error {
 		d.stmts.Delete(q)
 		return true
 	})
-	return errors.Join(append(errs, d.DB.Close())...)
+	errs = append(errs, d.DB.Close())
+	d.writers.close()
+	return errors.Join(errs...)
+}
+
+// BeginTxx begins a transaction; on SQLite, where a write transaction
+// takes the write lock as it begins, it announces meanwhile that a writer
+// waits (see Pacer).
+func (d *DB) BeginTxx(ctx context.Context, opts *sql.TxOptions) (*sqlx.Tx, error) {
+	done := d.writers.announce()
+	defer done()
+	return d.DB.BeginTxx(ctx, opts)
 }
 
 // prepared returns the statement for query prepared on the pool, once;
@@ -179,7 +198,7 @@ func (d *DB) prepared(ctx context.Context, query string) (*sqlx.Stmt, error) {
 // busy. fn may therefore run more than once: it must start from scratch
 // each time.
 func (d *DB) WithTx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
-	return withTx(ctx, d.DB, d.path, fn)
+	return withTx(ctx, d, d.path, fn)
 }
 
 // TxAttempts bounds how many times WithTx runs a transaction that finds
