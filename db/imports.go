@@ -177,13 +177,15 @@ func (w *ImportWriter) puzzles(ctx context.Context, rows []ImportRow) error {
 	ids := make(map[puzzleKey]int64, len(rows))
 	var (
 		keys []puzzleKey
-		args []any
+		args = make([]any, 0, 12*len(rows))
 	)
+	rowKeys := make([]puzzleKey, len(rows))
 	first := make(map[puzzleKey]int, len(rows)) // row that stores a key
 	statuses := make(map[puzzleKey]string, len(rows))
 	for i, r := range rows {
 		p := r.Puzzle
 		k := puzzleKey{p.Givens.Shape.BoxRows, p.Givens.Shape.BoxCols, p.Givens.String()}
+		rowKeys[i] = k
 		if _, ok := first[k]; ok {
 			continue
 		}
@@ -275,7 +277,7 @@ func (w *ImportWriter) puzzles(ctx context.Context, rows []ImportRow) error {
 	}
 	for i := range rows {
 		p := rows[i].Puzzle
-		k := puzzleKey{p.Givens.Shape.BoxRows, p.Givens.Shape.BoxCols, p.Givens.String()}
+		k := rowKeys[i]
 		id, ok := ids[k]
 		if !ok {
 			return fmt.Errorf("db: import puzzle %s: stored but not found", k.grid)
@@ -322,7 +324,7 @@ func (w *ImportWriter) memberships(ctx context.Context, rows []ImportRow) error 
 			return dbError(err, "import memberships")
 		}
 	}
-	var args []any
+	args := make([]any, 0, 8*len(rows))
 	n := 0
 	for i := range rows {
 		m := &rows[i].Membership

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -84,6 +86,13 @@ another process is importing into the collection is a conflict (exit 4).`,
 }
 
 func runImport(ctx context.Context, cmd *cobra.Command, o *importOptions, files []string) error {
+	if os.Getenv("GOGC") == "" {
+		// An import's live heap is small (a few batches in flight) and
+		// its garbage plentiful (records, keys and rows of every line):
+		// collecting at 400 % growth instead of 100 % took 7 % off its CPU
+		// (17-clue list, five alternating runs: 2.13 -> 1.99 s).
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
+	}
 	popts := pipeline.Options{
 		Format:        o.fileFormat,
 		Collection:    o.collection,
