@@ -44,6 +44,8 @@ type Canonicalizer struct {
 	best      [9]int8
 	haveBest  bool
 	form      [81]byte
+	// tries lists the lines the candidates of a level can place next.
+	tries []attempt
 	// ties collects the runs of interchangeable choices of one expansion.
 	ties []tie
 }
@@ -68,6 +70,69 @@ type cand struct {
 	// next label to give.
 	label [10]int8
 	next  int8
+}
+
+// attempt is input line r of band b placed next by candidate i, whose
+// row would start with lz empty cells.
+type attempt struct {
+	i    int32
+	r, b int8
+	lz   int8
+}
+
+// leadingEmpty returns how many empty cells the smallest row that
+// candidate c can make of input line r starts with. Empty cells go first
+// in every group of interchangeable columns, and of a group of
+// interchangeable stacks (all empty so far) those whose segments start
+// with the most empty cells go first; only where the cells are empty does
+// the count depend, not on the digits' labels.
+func (z *Canonicalizer) leadingEmpty(c *cand, r int8) int8 {
+	row := z.g[c.t][9*int(r) : 9*int(r)+9]
+	n := int8(0)
+	for a := int8(0); a < 3; {
+		e := a + 1
+		for e < 3 && c.stackBrk&(1<<e) == 0 {
+			e++
+		}
+		// The stacks of the group: wholly empty ones go first, then the
+		// one whose segment starts with the most empty cells.
+		most := int8(-1)
+		for p := a; p < e; p++ {
+			if k := stackLeadingEmpty(row, c.colSeq[c.stackSeq[p]], c.colBrk[c.stackSeq[p]]); k == 3 {
+				n += 3
+			} else {
+				most = max(most, k)
+			}
+		}
+		if most >= 0 {
+			return n + most
+		}
+		a = e
+	}
+	return n
+}
+
+// stackLeadingEmpty returns how many empty cells the smallest segment of
+// a stack starts with, its columns in order seq with groups starting at
+// the bits of brk.
+func stackLeadingEmpty(row []int8, seq [3]int8, brk uint8) int8 {
+	n := int8(0)
+	for a := int8(0); a < 3; {
+		e := a + 1
+		for e < 3 && brk&(1<<e) == 0 {
+			e++
+		}
+		for i := a; i < e; i++ {
+			if row[seq[i]] == 0 {
+				n++
+			}
+		}
+		if n < e {
+			return n
+		}
+		a = e
+	}
+	return n
 }
 
 // tie is a run of n entries of seq, starting at from, whose order the
@@ -113,25 +178,66 @@ func (z *Canonicalizer) Cells(cells *[81]uint8) *[81]byte {
 		}
 		z.cur = append(z.cur, c)
 	}
+	// The first row: every column and stack is still free, so the best
+	// row a line gives depends only on how many givens each of its stacks
+	// holds. Only the lines whose row is the smallest are expanded.
+	var firstRows [2][9]uint16
+	best := uint16(0xffff)
+	for t := range 2 {
+		for r := range 9 {
+			m := firstRowMask(z.g[t][9*r : 9*r+9])
+			firstRows[t][r] = m
+			best = min(best, m)
+		}
+	}
 	for level := range 9 {
 		z.next = z.next[:0]
 		z.haveBest = false
-		for i := range z.cur {
-			c := &z.cur[i]
-			if level%3 == 0 {
-				for b := range int8(3) {
-					if c.bandsUsed&(1<<b) != 0 {
-						continue
-					}
-					for r := 3 * b; r < 3*b+3; r++ {
-						z.expand(c, r, b)
+		if level == 0 {
+			for i := range z.cur {
+				c := &z.cur[i]
+				for r := range int8(9) {
+					if firstRows[c.t][r] == best {
+						z.expand(c, r, r/3)
 					}
 				}
-				continue
 			}
-			for r := 3 * c.band; r < 3*c.band+3; r++ {
-				if c.rowsUsed&(1<<r) == 0 {
-					z.expand(c, r, c.band)
+		} else {
+			// The lines each candidate can place next, and the empty
+			// cells their rows would start with: a row with fewer is
+			// worse than one with more, whatever follows, so only those
+			// with the most are expanded.
+			z.tries = z.tries[:0]
+			most := int8(-1)
+			try := func(i int, r, b int8) {
+				lz := z.leadingEmpty(&z.cur[i], r)
+				if lz >= most {
+					most = lz
+					z.tries = append(z.tries, attempt{i: int32(i), r: r, b: b, lz: lz})
+				}
+			}
+			for i := range z.cur {
+				c := &z.cur[i]
+				if level%3 == 0 {
+					for b := range int8(3) {
+						if c.bandsUsed&(1<<b) != 0 {
+							continue
+						}
+						for r := 3 * b; r < 3*b+3; r++ {
+							try(i, r, b)
+						}
+					}
+					continue
+				}
+				for r := 3 * c.band; r < 3*c.band+3; r++ {
+					if c.rowsUsed&(1<<r) == 0 {
+						try(i, r, c.band)
+					}
+				}
+			}
+			for _, a := range z.tries {
+				if a.lz == most {
+					z.expand(&z.cur[a.i], a.r, a.b)
 				}
 			}
 		}
@@ -141,6 +247,35 @@ func (z *Canonicalizer) Cells(cells *[81]uint8) *[81]byte {
 		z.cur, z.next = z.next, z.cur
 	}
 	return &z.form
+}
+
+// firstRowMask returns where the smallest first row a line can give holds
+// givens, a bit per column with column 1 the highest: its stacks ordered
+// by the number of givens in them, fewest first, and in each stack the
+// empty cells first. Of two lines, the one with the smaller mask gives the
+// smaller first row; equal masks give equal first rows (every digit is
+// new, so the givens are labelled 1, 2, 3 ... in order).
+func firstRowMask(row []int8) uint16 {
+	var n [3]int
+	for i, d := range row {
+		if d != 0 {
+			n[i/3]++
+		}
+	}
+	if n[0] > n[1] {
+		n[0], n[1] = n[1], n[0]
+	}
+	if n[1] > n[2] {
+		n[1], n[2] = n[2], n[1]
+	}
+	if n[0] > n[1] {
+		n[0], n[1] = n[1], n[0]
+	}
+	var m uint16
+	for _, k := range n {
+		m = m<<3 | (1<<k - 1)
+	}
+	return m
 }
 
 func labelChar(v int8) byte {
