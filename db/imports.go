@@ -124,16 +124,20 @@ func (w *ImportWriter) query(ctx context.Context, query string, rows int, args .
 
 // exec runs a statement on the statement prepared for it, if any.
 func (w *ImportWriter) exec(ctx context.Context, query string, rows int, args ...any) error {
+	_, err := w.execResult(ctx, query, rows, args...)
+	return err
+}
+
+// execResult is exec with the statement's result.
+func (w *ImportWriter) execResult(ctx context.Context, query string, rows int, args ...any) (sql.Result, error) {
 	s, err := w.stmt(ctx, query, rows)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if s != nil {
-		_, err = s.ExecContext(ctx, args...)
-	} else {
-		_, err = w.x.ExecContext(ctx, query, args...)
+		return s.ExecContext(ctx, args...)
 	}
-	return err
+	return w.x.ExecContext(ctx, query, args...)
 }
 
 // chunk is the most rows of one multi-row statement.
@@ -199,29 +203,8 @@ func (w *ImportWriter) puzzles(ctx context.Context, rows []ImportRow) error {
 			p.SolutionCount, nullStr(p.SymmetryForm), w.now, nullID(r.Membership.ImportID),
 			nullStr(status), nullSeconds(status, p.CountSeconds))
 	}
-	res, err := w.query(ctx, x.Rebind(`
-		INSERT INTO puzzles (grid, size, box_rows, box_cols, givens, solution, solution_count, symmetry_form, created_at, import_id,
-			count_status, count_seconds)
-		VALUES `+values(len(keys), 12)+`
-		ON CONFLICT (box_rows, box_cols, grid) DO NOTHING
-		RETURNING id, box_rows, box_cols, grid`), len(keys), args...)
+	created, err := w.insertPuzzles(ctx, keys, args, ids)
 	if err != nil {
-		return dbError(err, "import puzzles")
-	}
-	created := make(map[puzzleKey]bool, len(keys))
-	for res.Next() {
-		var (
-			k  puzzleKey
-			id int64
-		)
-		if err := res.Scan(&id, &k.rows, &k.cols, &k.grid); err != nil {
-			res.Close()
-			return dbError(err, "import puzzles")
-		}
-		ids[k], created[k] = id, true
-	}
-	res.Close()
-	if err := res.Err(); err != nil {
 		return dbError(err, "import puzzles")
 	}
 	// The puzzles stored before: their ids, and what they lack.
@@ -289,6 +272,97 @@ func (w *ImportWriter) puzzles(ctx context.Context, rows []ImportRow) error {
 		}
 	}
 	return nil
+}
+
+// insertPuzzles inserts the puzzles of keys, whose columns args holds
+// row by row, skipping those stored already, and sets the ids of those it
+// creates in ids; it returns which keys it created. On PostgreSQL the
+// statement returns the new rows. On SQLite, where the write lock is held
+// through the transaction and a new row gets the largest id so far plus
+// one, the rows of one statement that stores every key (the usual case)
+// have consecutive ids ending at the last insert id, in statement order,
+// and nothing needs returning; otherwise it reads the ids of the keys and
+// takes those above the largest id before the statement as new.
+func (w *ImportWriter) insertPuzzles(ctx context.Context, keys []puzzleKey, args []any, ids map[puzzleKey]int64) (map[puzzleKey]bool, error) {
+	x := w.x
+	insert := `
+		INSERT INTO puzzles (grid, size, box_rows, box_cols, givens, solution, solution_count, symmetry_form, created_at, import_id,
+			count_status, count_seconds)
+		VALUES ` + values(len(keys), 12) + `
+		ON CONFLICT (box_rows, box_cols, grid) DO NOTHING`
+	created := make(map[puzzleKey]bool, len(keys))
+	if dialectByDriver(x.DriverName()) != &sqliteDialect {
+		res, err := w.query(ctx, x.Rebind(insert+`
+		RETURNING id, box_rows, box_cols, grid`), len(keys), args...)
+		if err != nil {
+			return nil, err
+		}
+		defer res.Close()
+		for res.Next() {
+			var (
+				k  puzzleKey
+				id int64
+			)
+			if err := res.Scan(&id, &k.rows, &k.cols, &k.grid); err != nil {
+				return nil, err
+			}
+			ids[k], created[k] = id, true
+		}
+		return created, res.Err()
+	}
+	r, err := w.execResult(ctx, insert, len(keys), args...)
+	if err != nil {
+		return nil, err
+	}
+	n, err := r.RowsAffected()
+	if err != nil {
+		return nil, err
+	}
+	last, err := r.LastInsertId()
+	if err != nil {
+		return nil, err
+	}
+	if n == int64(len(keys)) {
+		for i, k := range keys {
+			ids[k], created[k] = last-n+1+int64(i), true
+		}
+		return created, nil
+	}
+	if n == 0 {
+		// Nothing new: last is an older statement's.
+		return created, nil
+	}
+	// Some keys were stored before: the new rows are those above the
+	// largest id before the statement.
+	before := last - n
+	byShape := map[[2]int][]any{}
+	for _, k := range keys {
+		byShape[[2]int{k.rows, k.cols}] = append(byShape[[2]int{k.rows, k.cols}], k.grid)
+	}
+	for shape, grids := range byShape {
+		res, err := x.QueryxContext(ctx, `SELECT id, box_rows, box_cols, grid FROM puzzles
+			WHERE box_rows = ? AND box_cols = ? AND grid IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(grids)), ", ")+`) AND id > ?`,
+			append(append([]any{shape[0], shape[1]}, grids...), before)...)
+		if err != nil {
+			return nil, err
+		}
+		for res.Next() {
+			var (
+				k  puzzleKey
+				id int64
+			)
+			if err := res.Scan(&id, &k.rows, &k.cols, &k.grid); err != nil {
+				res.Close()
+				return nil, err
+			}
+			ids[k], created[k] = id, true
+		}
+		res.Close()
+		if err := res.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return created, nil
 }
 
 type memberKey struct{ collection, puzzle int64 }

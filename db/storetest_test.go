@@ -363,6 +363,31 @@ func suiteImportWriterAcrossTransactions(t *testing.T, d *db.DB) {
 	if n := countOf(t, d, "SELECT count(*) FROM collection_puzzles WHERE collection_id = ?", col); n != 800 {
 		t.Errorf("%d memberships, want 800", n)
 	}
+	// Stored and new puzzles in turn, a new one twice: every row gets the
+	// id the table has for its grid, and only the first of the new ones
+	// is created.
+	fresh := chunk()
+	var mixed []db.ImportRow
+	for i := range 200 {
+		for _, g := range []sudokulab.Grid{second[i].Puzzle.Givens, fresh[i].Puzzle.Givens} {
+			mixed = append(mixed, db.ImportRow{Puzzle: &sudokulab.Puzzle{Givens: g}, Membership: sudokulab.Membership{CollectionID: col}})
+		}
+	}
+	mixed = append(mixed, db.ImportRow{Puzzle: &sudokulab.Puzzle{Givens: fresh[7].Puzzle.Givens}, Membership: sudokulab.Membership{CollectionID: col}})
+	write(mixed)
+	for i, r := range mixed {
+		var id int64
+		if err := d.QueryRowxContext(ctx, d.Rebind("SELECT id FROM puzzles WHERE grid = ?"), r.Puzzle.Givens.String()).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		wantCreated := i%2 == 1 && i < 400
+		if r.Puzzle.ID != id || r.Created != wantCreated {
+			t.Fatalf("mixed row %d: id %d created %v, want id %d created %v", i, r.Puzzle.ID, r.Created, id, wantCreated)
+		}
+	}
+	if n := countOf(t, d, "SELECT count(*) FROM puzzles"); n != 1000 {
+		t.Errorf("%d puzzles, want 1000", n)
+	}
 }
 
 func suiteRatings(t *testing.T, d *db.DB) {
