@@ -7,6 +7,7 @@ package sudokulab
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // MaxN is the largest side length a grid may have. Candidate sets are uint32
@@ -86,11 +87,19 @@ type Geometry struct {
 var (
 	geomMu    sync.Mutex
 	geomCache = map[Shape]*Geometry{}
+	// geomKnown holds the geometries made so far by box shape, read
+	// without the lock: workers ask for one per puzzle.
+	geomKnown [MaxN + 1][MaxN + 1]atomic.Pointer[Geometry]
 )
 
 // GeometryOf returns the shared Geometry of a valid shape. It panics on an
 // invalid shape: callers validate shapes when grids are made.
 func GeometryOf(s Shape) *Geometry {
+	if s.BoxRows >= 1 && s.BoxRows <= MaxN && s.BoxCols >= 1 && s.BoxCols <= MaxN {
+		if g := geomKnown[s.BoxRows][s.BoxCols].Load(); g != nil {
+			return g
+		}
+	}
 	geomMu.Lock()
 	defer geomMu.Unlock()
 	if g, ok := geomCache[s]; ok {
@@ -119,6 +128,7 @@ func GeometryOf(s Shape) *Geometry {
 		}
 	}
 	geomCache[s] = g
+	geomKnown[s.BoxRows][s.BoxCols].Store(g)
 	return g
 }
 
