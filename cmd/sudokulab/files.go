@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -77,14 +78,14 @@ func (fr *fileReader) file(ctx context.Context, file string, emit func(fileEntry
 	if err != nil {
 		return err
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("read %s: %w", file, err)
-	}
+	// The head read for detection, then the rest: no seek, so that a
+	// pipe, a FIFO or a process substitution (<(...)) reads too.
+	in := io.MultiReader(bytes.NewReader(head[:n]), f)
 	o := fr.decode
 	o.File = file
 	entries := 0
 	var notes []string
-	for rec, err := range format.Decode(f, o) {
+	for rec, err := range format.Decode(in, o) {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
@@ -112,7 +113,7 @@ func (fr *fileReader) file(ctx context.Context, file string, emit func(fileEntry
 	}
 	if entries == 0 {
 		reason := fmt.Sprintf("nothing in it reads as a puzzle in the %s format (see sudokulab formats; --format names another)", format.Name)
-		if st.Size() == 0 {
+		if n == 0 {
 			reason = "the file is empty"
 		}
 		for _, n := range notes {

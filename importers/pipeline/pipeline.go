@@ -198,6 +198,21 @@ func ImportFile(ctx context.Context, d *db.DB, path string, o Options) (*Result,
 	if st.IsDir() {
 		return nil, sudokulab.Errorf(sudokulab.EINVALID, "import %s: a directory, not a file", path)
 	}
+	if !st.Mode().IsRegular() {
+		// A pipe, a FIFO or a process substitution: read once, so it is
+		// kept in a temporary file, which the checksum and the decoding
+		// read; the import names path all the same.
+		spool, err := spoolFile(f)
+		if err != nil {
+			return nil, sudokulab.WrapError(sudokulab.EINVALID, err, "import %s", path)
+		}
+		defer os.Remove(spool.Name())
+		defer spool.Close()
+		f = spool
+		if st, err = f.Stat(); err != nil {
+			return nil, sudokulab.WrapError(sudokulab.EINVALID, err, "import %s", path)
+		}
+	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return nil, fmt.Errorf("import %s: %w", path, err)
@@ -258,6 +273,26 @@ func ImportFile(ctx context.Context, d *db.DB, path string, o Options) (*Result,
 	res.Checked = int(imp.checked.Load())
 	res.Elapsed = time.Since(start)
 	return res, err
+}
+
+// spoolFile copies what r holds into a new temporary file, positioned at
+// its start.
+func spoolFile(r io.Reader) (*os.File, error) {
+	t, err := os.CreateTemp("", "sudokulab-import-*")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := io.Copy(t, r); err != nil {
+		t.Close()
+		os.Remove(t.Name())
+		return nil, err
+	}
+	if _, err := t.Seek(0, io.SeekStart); err != nil {
+		t.Close()
+		os.Remove(t.Name())
+		return nil, err
+	}
+	return t, nil
 }
 
 // defaultCollection names the collection of a file: its base name without
