@@ -48,7 +48,8 @@ type ImportWriter struct {
 	x     Preparer
 	d     *DB           // prepares the statements once for all transactions, when set
 	next  map[int64]int // next position per collection
-	now   string
+	now   string        // the time of the rows, in the stored form
+	nowT  time.Time     // the same, as read back
 	stmts map[string]*sqlx.Stmt
 }
 
@@ -61,7 +62,9 @@ type Preparer interface {
 // NewImportWriter returns a writer on x, normally a transaction; make a
 // new one for each transaction. Close it before the transaction ends.
 func NewImportWriter(x Preparer) *ImportWriter {
-	return &ImportWriter{x: x, next: map[int64]int{}, now: FormatTime(now()), stmts: map[string]*sqlx.Stmt{}}
+	w := &ImportWriter{x: x, next: map[int64]int{}, now: FormatTime(now()), stmts: map[string]*sqlx.Stmt{}}
+	w.nowT, _ = ParseTime(w.now)
+	return w
 }
 
 // ImportWriter returns a writer on the transaction tx of d whose
@@ -268,7 +271,7 @@ func (w *ImportWriter) puzzles(ctx context.Context, rows []ImportRow) error {
 		p.ID = id
 		rows[i].Created = created[k] && first[k] == i
 		if rows[i].Created {
-			p.CreatedAt, _ = ParseTime(w.now)
+			p.CreatedAt = w.nowT
 		}
 	}
 	return nil
