@@ -50,6 +50,14 @@ func join(lo, hi v08) (r v16) {
 	return r
 }
 
+// withHi puts lo in lanes 0-7 and the lanes 8-15 of x in lanes 8-15:
+// join(lo, x.hi()).
+func withHi(lo v08, x v16) (r v16) {
+	copy(r[:8], lo[:])
+	copy(r[8:], x[8:])
+	return r
+}
+
 func (x v16) lo() (r v08) { copy(r[:], x[:8]); return r }
 func (x v16) hi() (r v08) { copy(r[:], x[8:]); return r }
 

@@ -48,6 +48,11 @@ func all08(x uint16) v08 { return v08{archsimd.BroadcastUint16x16(x).And(lowHalf
 // join puts lo in lanes 0-7 and hi in lanes 8-15.
 func join(lo, hi v08) v16 { return v16{lo.v.Select128FromPair(0, 2, hi.v)} }
 
+// withHi puts lo in lanes 0-7 and the lanes 8-15 of x in lanes 8-15:
+// join(lo, x.hi()) without moving x's high half across (the high half
+// of lo is zero).
+func withHi(lo v08, x v16) v16 { return v16{x.v.AndNot(lowHalf).Or(lo.v)} }
+
 func (x v16) lo() v08 { return v08{x.v.And(lowHalf)} }
 func (x v16) hi() v08 {
 	var z archsimd.Uint16x16

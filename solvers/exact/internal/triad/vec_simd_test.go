@@ -84,6 +84,9 @@ func TestVectorOps(t *testing.T) {
 		if x.anyLess(y) != less || x.intersects(y) != inter || x.subsetOf(y) != sub {
 			t.Fatalf("anyLess/intersects/subsetOf of %v, %v", a, b)
 		}
+		if got, want := withHi(y.lo(), x).lanes(), join(y.lo(), x.hi()).lanes(); got != want {
+			t.Fatalf("withHi(%v, %v) = %v, want %v", b, a, got, want)
+		}
 		if got := join(x.lo(), y.hi()).lanes(); [8]uint16(got[:8]) != [8]uint16(a[:8]) || [8]uint16(got[8:]) != [8]uint16(b[8:]) {
 			t.Fatalf("join lo/hi: %v", got)
 		}
