@@ -38,11 +38,14 @@ func (s *writerSignal) open() bool {
 		if !flockWorks {
 			return
 		}
-		a, err := os.OpenFile(s.path, os.O_RDWR|os.O_CREATE, 0o644)
+		// Read-only descriptions lock as well as any, so a lab shared by
+		// users who may not write each other's files still signals; the
+		// file is made as SQLite makes its own, with the umask's bits.
+		a, err := os.OpenFile(s.path, os.O_RDONLY|os.O_CREATE, 0o666)
 		if err != nil {
 			return
 		}
-		b, err := os.OpenFile(s.path, os.O_RDWR, 0)
+		b, err := os.Open(s.path)
 		if err != nil {
 			a.Close()
 			return
