@@ -68,12 +68,8 @@ func (p *Pacer) Before(ctx context.Context) error {
 	if now.Sub(p.busySince) < p.hold {
 		return nil
 	}
-	t := time.NewTimer(pollGap - now.Sub(p.lastEnd))
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return context.Cause(ctx)
-	case <-t.C:
+	if err := sleep(ctx, pollGap-now.Sub(p.lastEnd)); err != nil {
+		return err
 	}
 	p.busySince = time.Now()
 	return nil
@@ -82,17 +78,25 @@ func (p *Pacer) Before(ctx context.Context) error {
 // giveWay waits until no writer waits any more, or pollGap after the end
 // of the job's latest transaction.
 func (p *Pacer) giveWay(ctx context.Context) error {
-	t := time.NewTicker(pollEvery)
-	defer t.Stop()
 	for p.writers.waiting() && time.Since(p.lastEnd) < pollGap {
-		select {
-		case <-ctx.Done():
-			return context.Cause(ctx)
-		case <-t.C:
+		if err := sleep(ctx, pollEvery); err != nil {
+			return err
 		}
 	}
 	p.busySince = time.Now()
 	return nil
+}
+
+// sleep waits for d, or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-t.C:
+		return nil
+	}
 }
 
 // After is called when a transaction has ended.
