@@ -1029,6 +1029,17 @@ func PublishImport(ctx context.Context, x sqlx.ExtContext, l ImportLease, im *su
 		return lostImport(ctx, x, l)
 	}
 	others := `SELECT id FROM imports WHERE state = 'loading' AND id <> ?`
+	var loading bool
+	if err := x.QueryRowxContext(ctx, x.Rebind(`SELECT EXISTS (`+others+`)`), l.ID).Scan(&loading); err != nil {
+		return dbError(err, fmt.Sprintf("publish import %d", l.ID))
+	}
+	if !loading {
+		// No other import is loading, so none created what this one
+		// lists: nothing to take over (the usual case, and a scan of
+		// every row the import stored saved).
+		im.FinishedAt, im.Notes = finished, notes
+		return nil
+	}
 	if _, err := x.ExecContext(ctx, x.Rebind(`
 		UPDATE puzzles SET import_id = ?
 		WHERE import_id IN (`+others+`) AND id IN (SELECT puzzle_id FROM collection_puzzles WHERE import_id = ?)`),

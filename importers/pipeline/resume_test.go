@@ -302,6 +302,12 @@ func TestImportConflict(t *testing.T) {
 			if other.Resumed || other.Import.PuzzlesRead != 2000 {
 				t.Errorf("import into another collection: %+v", other)
 			}
+			// The puzzles the held import created and this one lists
+			// became this one's as it was published: they show with it.
+			if n := count(t, d, fmt.Sprintf(`SELECT COUNT(*) FROM puzzles p JOIN collection_puzzles cp ON cp.puzzle_id = p.id
+				WHERE cp.import_id = %d AND p.import_id IS NOT %d`, other.Import.ID, other.Import.ID)); n != 0 {
+				t.Errorf("%d puzzles of the published import still belong to the loading one", n)
+			}
 		})
 	}
 
