@@ -351,9 +351,7 @@ func (g *Generator) remove(ctx context.Context, w *worker, rng *rand.Rand, sol s
 // unique reports whether p has exactly one solution; a count cut short by
 // CountTimeout is errTimeout, one cut short by ctx ctx's error.
 func (g *Generator) unique(ctx context.Context, w *worker, p sudokulab.Grid) (bool, error) {
-	cctx, cancel := context.WithTimeout(ctx, g.opts.CountTimeout)
-	res, err := w.solver.Count(cctx, p, 2)
-	cancel()
+	res, err := w.solver.CountWithin(ctx, p, 2, g.opts.CountTimeout)
 	if err != nil {
 		if ctx.Err() != nil {
 			return false, ctx.Err()

@@ -846,8 +846,9 @@ func CountBudget(timeout time.Duration) time.Duration {
 	return timeout
 }
 
-// Count counts the solutions of g up to 2 with solver's Count (the fastest
-// engine the binary and processor have; the count does not depend on it),
+// Count counts the solutions of g up to 2 with solver's CountWithin (the
+// fastest engine the binary and processor have; the count does not depend
+// on it),
 // within the budget CountBudget(timeout), and returns g as a Puzzle with
 // its count: status
 // sudokulab.CountCounted with SolutionCount and, when unique, the
@@ -856,13 +857,8 @@ func CountBudget(timeout time.Duration) time.Duration {
 // is the wall time the count took. The exact solver's result comes too.
 // Only a malformed grid or the end of ctx itself is an error.
 func Count(ctx context.Context, solver *exact.Solver, g sudokulab.Grid, timeout time.Duration) (*sudokulab.Puzzle, exact.Result, error) {
-	cctx, cancel := ctx, context.CancelFunc(func() {})
-	if budget := CountBudget(timeout); budget > 0 {
-		cctx, cancel = context.WithTimeout(ctx, budget)
-	}
-	defer cancel()
 	start := time.Now()
-	r, err := solver.Count(cctx, g, 2)
+	r, err := solver.CountWithin(ctx, g, 2, CountBudget(timeout))
 	p := &sudokulab.Puzzle{Givens: g, CountSeconds: time.Since(start).Seconds()}
 	switch {
 	case err == nil:

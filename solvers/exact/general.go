@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/bits"
 	"math/rand/v2"
+	"time"
 
 	"sudokulab"
 )
@@ -38,6 +39,7 @@ type general struct {
 	solution []uint8
 	ctx      context.Context
 	done     <-chan struct{}
+	deadline time.Time // of the search under way, when not zero (see CountWithin)
 	err      error
 	nodes    int
 
@@ -249,12 +251,16 @@ func (g *general) tick() bool {
 		g.err = errNodeLimit
 		return true
 	}
-	if g.nodes&(cancelEvery-1) == 0 && g.done != nil {
+	if g.nodes&(cancelEvery-1) == 0 {
 		select {
 		case <-g.done:
 			g.err = g.ctx.Err()
 			return true
 		default:
+		}
+		if !g.deadline.IsZero() && time.Now().After(g.deadline) {
+			g.err = context.DeadlineExceeded
+			return true
 		}
 	}
 	return false

@@ -3,6 +3,7 @@ package exact
 import (
 	"context"
 	"math/bits"
+	"time"
 
 	"sudokulab"
 )
@@ -39,6 +40,7 @@ type lc9 struct {
 	solution [81]uint8
 	ctx      context.Context
 	done     <-chan struct{}
+	deadline time.Time // of the search under way, when not zero (see CountWithin)
 	err      error
 	nodes    int
 }
@@ -412,12 +414,16 @@ func (f *lc9) search(depth int) bool {
 func (f *lc9) tick() bool {
 	f.nodes++
 	f.effort.Guesses++
-	if f.nodes&(cancelEvery-1) == 0 && f.done != nil {
+	if f.nodes&(cancelEvery-1) == 0 {
 		select {
 		case <-f.done:
 			f.err = f.ctx.Err()
 			return true
 		default:
+		}
+		if !f.deadline.IsZero() && time.Now().After(f.deadline) {
+			f.err = context.DeadlineExceeded
+			return true
 		}
 	}
 	return false

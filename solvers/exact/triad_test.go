@@ -225,6 +225,25 @@ func TestCount(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) || res.Count == 0 {
 		t.Errorf("Count of the empty grid under a 50 ms deadline: %d, %v; want some solutions and the deadline", res.Count, err)
 	}
+	// CountWithin stops at its budget in every engine (triad or lc9 on
+	// the empty 9x9 grid, the general engine on the empty 16x16 one),
+	// with a deadline error the caller's context does not have; within
+	// its budget it counts as Count.
+	var s exact.Solver
+	for _, shape := range []sudokulab.Shape{sudokulab.Classic, {BoxRows: 4, BoxCols: 4}} {
+		empty, _ := sudokulab.NewGrid(shape)
+		res, err := s.CountWithin(ctx, empty, 1<<40, 50*time.Millisecond)
+		if !errors.Is(err, context.DeadlineExceeded) || res.Count == 0 || ctx.Err() != nil {
+			t.Errorf("CountWithin(empty %s, 50 ms): %d, %v; want some solutions and the deadline", shape, res.Count, err)
+		}
+	}
+	for _, p := range corpus[:50] {
+		want, _ := exact.Count(ctx, p, 2)
+		got, err := s.CountWithin(ctx, p, 2, time.Minute)
+		if err != nil || got.Count != want.Count || !got.Solution.Equal(want.Solution) {
+			t.Fatalf("%s: CountWithin %d %s (%v), Count %d %s", p, got.Count, got.Solution, err, want.Count, want.Solution)
+		}
+	}
 	bad := sudokulab.Grid{Shape: sudokulab.Classic, Cells: make([]uint8, 80)}
 	if _, err := exact.Count(ctx, bad, 2); sudokulab.ErrorCode(err) != sudokulab.EINVALID {
 		t.Errorf("Count of 80 cells: %v, want an EINVALID error", err)

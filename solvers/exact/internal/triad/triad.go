@@ -27,6 +27,7 @@ package triad
 import (
 	"context"
 	"math/bits"
+	"time"
 )
 
 // Available reports whether this binary has the vector build of the engine
@@ -59,8 +60,14 @@ type Solver struct {
 	states  []*state
 	lanes   [16]uint16 // scratch of extract
 	nodes   int
+	ctx     context.Context // of the count under way
 	done    <-chan struct{}
 	stopped bool
+	err     error // why the search stopped
+	// Deadline, when not zero, stops a count once it has passed, as a
+	// context with that deadline would, but without the context's timer:
+	// Count then returns context.DeadlineExceeded.
+	Deadline time.Time
 }
 
 // cancelEvery is the number of decisions between two looks at the context;
@@ -75,9 +82,9 @@ const cancelEvery = 1 << 12
 // it is done, returns ctx.Err() with the count so far. It may be called
 // only where Runs is true.
 func (s *Solver) Count(ctx context.Context, givens *[81]uint8, limit int, solution *[81]uint8) (Result, error) {
-	s.limit, s.res, s.nodes, s.stopped = limit, Result{}, 0, false
-	s.done = ctx.Done()
-	defer func() { s.done = nil }()
+	s.limit, s.res, s.nodes, s.stopped, s.err = limit, Result{}, 0, false, nil
+	s.ctx, s.done = ctx, ctx.Done()
+	defer func() { s.ctx, s.done = nil, nil }()
 	// The caller's code may use legacy SSE instructions, which dirty upper
 	// halves of vector registers would slow down (see v08).
 	defer clearUpper()
@@ -93,7 +100,7 @@ func (s *Solver) Count(ctx context.Context, givens *[81]uint8, limit int, soluti
 		s.extract(solution)
 	}
 	if s.stopped {
-		return s.res, ctx.Err()
+		return s.res, s.err
 	}
 	return s.res, nil
 }
@@ -443,6 +450,22 @@ func chooseBranch(st *state) (bandIdx int, value v08, ok bool) {
 	return best, four.lowBit(), true
 }
 
+// expired reports whether the count must stop: the context is done or the
+// deadline has passed. It records why.
+func (s *Solver) expired() bool {
+	select {
+	case <-s.done:
+		s.stopped, s.err = true, s.ctx.Err()
+		return true
+	default:
+	}
+	if !s.Deadline.IsZero() && time.Now().After(s.Deadline) {
+		s.stopped, s.err = true, context.DeadlineExceeded
+		return true
+	}
+	return false
+}
+
 // at returns the state kept for depth d.
 func (s *Solver) at(d int) *state {
 	for len(s.states) <= d {
@@ -463,13 +486,8 @@ func (s *Solver) search(st *state, d int) {
 		return
 	}
 	s.nodes++
-	if s.nodes&(cancelEvery-1) == 0 && s.done != nil {
-		select {
-		case <-s.done:
-			s.stopped = true
-			return
-		default:
-		}
+	if s.nodes&(cancelEvery-1) == 0 && s.expired() {
+		return
 	}
 	vertical, idx := bd/3, bd%3
 	b := &st.bands[vertical][idx]
