@@ -152,9 +152,9 @@ type Solver struct {
 	// deadline is CountWithin's, for the count under way.
 	deadline time.Time
 	shape    sudokulab.Shape
-	gen   *general      // every shape but 9x9
-	f9    *lc9          // the classic 9x9 shape
-	tr    *triad.Solver // Count's engine for 9x9, when available
+	gen      *general      // every shape but 9x9
+	f9       *lc9          // the classic 9x9 shape
+	tr       *triad.Solver // Count's engine for 9x9, when available
 }
 
 // New returns a Solver with its buffers ready for puzzles of the given
