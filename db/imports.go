@@ -9,6 +9,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -206,11 +207,13 @@ func (w *ImportWriter) puzzles(ctx context.Context, rows []ImportRow) error {
 			p.SolutionCount, nullStr(p.SymmetryForm), w.now, nullID(r.Membership.ImportID),
 			nullStr(status), nullSeconds(status, p.CountSeconds))
 	}
-	created, err := w.insertPuzzles(ctx, keys, args, ids)
+	created, newAbove, err := w.insertPuzzles(ctx, keys, args, ids)
 	if err != nil {
 		return dbError(err, "import puzzles")
 	}
-	// The puzzles stored before: their ids, and what they lack.
+	// The puzzles whose ids the statement did not give: those stored
+	// before, their ids and what they lack, and on SQLite the new ones
+	// among them, above newAbove.
 	old := map[[2]int][]any{}
 	for _, k := range keys {
 		if !created[k] {
@@ -238,7 +241,9 @@ func (w *ImportWriter) puzzles(ctx context.Context, rows []ImportRow) error {
 				return dbError(err, "import puzzles")
 			}
 			ids[k] = id
-			if lack == 1 {
+			if id > newAbove {
+				created[k] = true
+			} else if lack == 1 {
 				lacking = append(lacking, k)
 			}
 		}
@@ -278,27 +283,29 @@ func (w *ImportWriter) puzzles(ctx context.Context, rows []ImportRow) error {
 }
 
 // insertPuzzles inserts the puzzles of keys, whose columns args holds
-// row by row, skipping those stored already, and sets the ids of those it
-// creates in ids; it returns which keys it created. On PostgreSQL the
+// row by row, skipping those stored already, sets the ids of those it
+// creates in ids and returns which keys it created. On PostgreSQL the
 // statement returns the new rows. On SQLite, where the write lock is held
 // through the transaction and a new row gets the largest id so far plus
 // one, the rows of one statement that stores every key (the usual case)
 // have consecutive ids ending at the last insert id, in statement order,
-// and nothing needs returning; otherwise it reads the ids of the keys and
-// takes those above the largest id before the statement as new.
-func (w *ImportWriter) insertPuzzles(ctx context.Context, keys []puzzleKey, args []any, ids map[puzzleKey]int64) (map[puzzleKey]bool, error) {
+// and nothing needs returning. Otherwise the new rows are those whose ids,
+// read back with those of the keys stored before, are above newAbove, the
+// largest id before the statement; with every key accounted for, newAbove
+// is the largest id there is.
+func (w *ImportWriter) insertPuzzles(ctx context.Context, keys []puzzleKey, args []any, ids map[puzzleKey]int64) (created map[puzzleKey]bool, newAbove int64, err error) {
 	x := w.x
 	insert := `
 		INSERT INTO puzzles (grid, size, box_rows, box_cols, givens, solution, solution_count, symmetry_form, created_at, import_id,
 			count_status, count_seconds)
 		VALUES ` + values(len(keys), 12) + `
 		ON CONFLICT (box_rows, box_cols, grid) DO NOTHING`
-	created := make(map[puzzleKey]bool, len(keys))
+	created = make(map[puzzleKey]bool, len(keys))
 	if dialectByDriver(x.DriverName()) != &sqliteDialect {
 		res, err := w.query(ctx, x.Rebind(insert+`
 		RETURNING id, box_rows, box_cols, grid`), len(keys), args...)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		defer res.Close()
 		for res.Next() {
@@ -307,65 +314,35 @@ func (w *ImportWriter) insertPuzzles(ctx context.Context, keys []puzzleKey, args
 				id int64
 			)
 			if err := res.Scan(&id, &k.rows, &k.cols, &k.grid); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			ids[k], created[k] = id, true
 		}
-		return created, res.Err()
+		return created, math.MaxInt64, res.Err()
 	}
 	r, err := w.execResult(ctx, insert, len(keys), args...)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	n, err := r.RowsAffected()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	last, err := r.LastInsertId()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	if n == int64(len(keys)) {
+	switch n {
+	case int64(len(keys)):
 		for i, k := range keys {
 			ids[k], created[k] = last-n+1+int64(i), true
 		}
-		return created, nil
-	}
-	if n == 0 {
+		return created, math.MaxInt64, nil
+	case 0:
 		// Nothing new: last is an older statement's.
-		return created, nil
+		return created, math.MaxInt64, nil
 	}
-	// Some keys were stored before: the new rows are those above the
-	// largest id before the statement.
-	before := last - n
-	byShape := map[[2]int][]any{}
-	for _, k := range keys {
-		byShape[[2]int{k.rows, k.cols}] = append(byShape[[2]int{k.rows, k.cols}], k.grid)
-	}
-	for shape, grids := range byShape {
-		res, err := x.QueryxContext(ctx, `SELECT id, box_rows, box_cols, grid FROM puzzles
-			WHERE box_rows = ? AND box_cols = ? AND grid IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(grids)), ", ")+`) AND id > ?`,
-			append(append([]any{shape[0], shape[1]}, grids...), before)...)
-		if err != nil {
-			return nil, err
-		}
-		for res.Next() {
-			var (
-				k  puzzleKey
-				id int64
-			)
-			if err := res.Scan(&id, &k.rows, &k.cols, &k.grid); err != nil {
-				res.Close()
-				return nil, err
-			}
-			ids[k], created[k] = id, true
-		}
-		res.Close()
-		if err := res.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return created, nil
+	return created, last - n, nil
 }
 
 type memberKey struct{ collection, puzzle int64 }
