@@ -217,6 +217,15 @@ func TestCount(t *testing.T) {
 			t.Fatalf("%s: Count %+v, Solve %+v", p, got, want)
 		}
 	}
+	// Dense 9x9 puzzles go to the rating engine: Count is Solve, effort
+	// included, in every build.
+	for range 50 {
+		p := withHoles(rng, randomFull(t, rng, sudokulab.Classic), 81-exact.TriadMaxGivens-1-rng.IntN(30))
+		want, _ := exact.Solve(ctx, p, 2)
+		if got, err := exact.Count(ctx, p, 2); err != nil || !sameResult(got, want) {
+			t.Fatalf("%s (%d givens): Count %+v (%v), Solve %+v", p, p.Givens(), got, err, want)
+		}
+	}
 	// Counting every grid stops with the context, keeping the count so far.
 	cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
