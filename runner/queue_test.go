@@ -332,3 +332,89 @@ func BenchmarkWorkersSpeedup(b *testing.B) {
 		})
 	}
 }
+
+// lateQueue is a work queue in memory whose plan becomes whole during a
+// call of Left: after Left has counted an empty queue and before it
+// returns, the plan is enqueued and PlanDone closed, as when run's enqueue
+// commits between the claim loop's two looks.
+type lateQueue struct {
+	mu       sync.Mutex
+	plan     []db.WorkItem
+	pending  []db.WorkItem
+	running  map[int64]db.WorkItem
+	done     int
+	planDone chan struct{}
+}
+
+func (q *lateQueue) Claim(ctx context.Context, n int) ([]db.WorkItem, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n = min(n, len(q.pending))
+	items := append([]db.WorkItem(nil), q.pending[:n]...)
+	q.pending = q.pending[n:]
+	for _, it := range items {
+		q.running[it.ID] = it
+	}
+	return items, nil
+}
+
+func (q *lateQueue) Complete(ctx context.Context, done []db.FinishedWork) ([]bool, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	inserted := make([]bool, len(done))
+	for i, f := range done {
+		if _, ok := q.running[f.WorkID]; ok {
+			delete(q.running, f.WorkID)
+			q.done++
+			inserted[i] = true
+		}
+	}
+	return inserted, nil
+}
+
+func (q *lateQueue) Renew(ctx context.Context) error { return nil }
+
+func (q *lateQueue) Release(ctx context.Context) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for id, it := range q.running {
+		q.pending = append(q.pending, it)
+		delete(q.running, id)
+	}
+	return nil
+}
+
+func (q *lateQueue) Left(ctx context.Context) (db.WorkLeft, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	left := db.WorkLeft{Pending: int64(len(q.pending)), Running: int64(len(q.running))}
+	if q.plan != nil {
+		q.pending, q.plan = q.plan, nil
+		close(q.planDone)
+	}
+	return left, nil
+}
+
+// TestWorkPlanWholeDuringLeft completes the plan while the claim loop
+// counts an empty queue: the engine must not take that count, older than
+// the plan, for the end of the plan, but go on and record every run.
+func TestWorkPlanWholeDuringLeft(t *testing.T) {
+	d := newDB(t)
+	c := exactConfig(t, d)
+	p := addPuzzles(t, d, "reseda-easy")[0]
+	q := &lateQueue{running: map[int64]db.WorkItem{}, planDone: make(chan struct{})}
+	for seed := range int64(15) {
+		q.plan = append(q.plan, db.WorkItem{ID: seed + 1, PuzzleID: p.ID, ConfigID: c.ID, Seed: seed, Trace: runner.DefaultTrace.String()})
+	}
+	sum, err := runner.Work(context.Background(), q, fixedCatalog{d, map[int64]*runner.Config{c.ID: &c}}, runner.WorkOptions{
+		Options:  runner.Options{Jobs: 2},
+		PlanDone: q.planDone,
+		Poll:     10 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Recorded != 15 || q.done != 15 || len(q.pending) != 0 {
+		t.Errorf("recorded %d runs, the queue has %d done and %d pending; want all 15 done", sum.Recorded, q.done, len(q.pending))
+	}
+}

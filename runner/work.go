@@ -301,11 +301,16 @@ func claimLoop(ctx context.Context, q Queue, cat Catalog, opts WorkOptions, jobs
 		counts.held.Add(int64(len(items)))
 		counts.unreceived.Add(int64(len(items)))
 		if len(items) == 0 {
+			// Whether the plan is whole is read before what is left: the
+			// plan may be completed between the two reads, and a finished
+			// plan seen with a count taken before it was whole would end
+			// the loop with its work still pending.
+			whole := planDone(opts.PlanDone)
 			left, err := q.Left(ctx)
 			if err != nil {
 				return err
 			}
-			if !opts.Follow && planDone(opts.PlanDone) && left.Done() {
+			if !opts.Follow && whole && left.Done() {
 				return nil
 			}
 			wait := time.After(idle)

@@ -97,11 +97,16 @@ func TestMergeShards(t *testing.T) {
 		t.Fatalf("run: exit %d: %s", code, errOut)
 	}
 	var shards []string
-	for k := 1; k <= 3; k++ {
-		s := copyLab(t, base, fmt.Sprintf("shard-%d.db", k))
+	// 44 runs in three slices: 15, 15 and 14, each wholly recorded by its
+	// shard's run before it exits 0.
+	for k, want := range []int{15, 15, 14} {
+		s := copyLab(t, base, fmt.Sprintf("shard-%d.db", k+1))
 		args := append([]string{"--db", s}, mergePlan...)
-		if _, errOut, code := run(t, append(args, "--shard", fmt.Sprintf("%d/3", k))...); code != 0 {
-			t.Fatalf("run --shard %d/3: exit %d: %s", k, code, errOut)
+		if _, errOut, code := run(t, append(args, "--shard", fmt.Sprintf("%d/3", k+1))...); code != 0 {
+			t.Fatalf("run --shard %d/3: exit %d: %s", k+1, code, errOut)
+		}
+		if got, _ := labRuns(t, s); len(got) != want {
+			t.Errorf("run --shard %d/3 recorded %d runs, want %d", k+1, len(got), want)
 		}
 		shards = append(shards, s)
 	}
@@ -111,7 +116,6 @@ func TestMergeShards(t *testing.T) {
 		t.Fatalf("merge: exit %d: %s", code, errOut)
 	}
 	for _, s := range shards {
-		// 44 runs in three slices: 15, 15 and 14.
 		if !strings.Contains(out, s+",runs,1") || strings.Contains(errOut, "conflict:") {
 			t.Errorf("merge report lacks the runs of %s, or has conflicts:\n%s\n%s", s, out, errOut)
 		}

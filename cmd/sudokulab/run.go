@@ -258,6 +258,12 @@ func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
 	if err != nil {
 		return err
 	}
+	if left.Claimable() {
+		// The workers stopped with the plan unfinished: never report
+		// success for work not done.
+		return fmt.Errorf("the workers stopped with %d runs of experiment %s waiting (%d recorded here): run the same command again to do them",
+			left.Pending+left.Lapsed, experiment, sum.Recorded)
+	}
 	if sum.Duplicates > 0 {
 		fmt.Fprintf(stderr, "%d runs were recorded by another process first and were dropped here\n", sum.Duplicates)
 	}
