@@ -464,3 +464,67 @@ func postgresObjects(t *testing.T, db *sql.DB) []string {
 	}
 	return out
 }
+
+// TestImportedRatingsMigration fills a database at version 6 as imports
+// left it (an imported rating that replaced a computed "human", an
+// imported "se-er", a computed "se"; a collection an import made and one
+// collections add froze) and checks that migration 7 keeps the file's
+// ratings under their own names with their import, and marks only the
+// frozen collection frozen.
+func TestImportedRatingsMigration(t *testing.T) {
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) {
+			ctx := context.Background()
+			db := d.open(t)
+			p := provider(t, d, db)
+			if _, err := p.UpTo(ctx, 6); err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range []string{
+				`INSERT INTO puzzles (id, grid, size, box_rows, box_cols, givens) VALUES (1, '` + strings.Repeat("0", 81) + `', 9, 3, 3, 0)`,
+				`INSERT INTO collections (id, name) VALUES (1, 'from-file'), (2, 'frozen'), (3, 'empty')`,
+				`INSERT INTO imports (id, file_name, file_sha256, format, collection_id) VALUES (4, 'f.csv', 'x', 'csv', 1)`,
+				`INSERT INTO collection_puzzles (collection_id, puzzle_id, position, import_id) VALUES (1, 1, 1, 4)`,
+				`INSERT INTO collection_puzzles (collection_id, puzzle_id, position) VALUES (2, 1, 1)`,
+				`INSERT INTO ratings (puzzle_id, rater, rater_version, value, details) VALUES
+					(1, 'human', 'imported', 3500, '{"import_id":4}'),
+					(1, 'se-er', 'imported', 7.1, '{"import_id":4}'),
+					(1, 'se', '1', 7.1, '{"er":7.1}')`,
+			} {
+				if _, err := db.ExecContext(ctx, q); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+			if _, err := p.UpTo(ctx, 7); err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			rows, err := db.QueryContext(ctx, `SELECT rater, COALESCE(CAST(import_id AS TEXT), 'computed') FROM ratings`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var rater, src string
+				if err := rows.Scan(&rater, &src); err != nil {
+					t.Fatal(err)
+				}
+				got[rater] = src
+			}
+			rows.Close()
+			want := map[string]string{"file:human": "4", "se-er": "4", "se": "computed"}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("ratings (rater: import) %v, want %v", got, want)
+			}
+			var frozen string
+			if err := db.QueryRowContext(ctx, `SELECT string_agg(name, ',') FROM (SELECT name FROM collections WHERE frozen = 1 ORDER BY name) c`).Scan(&frozen); err != nil {
+				// SQLite has group_concat instead.
+				if err := db.QueryRowContext(ctx, `SELECT group_concat(name, ',') FROM (SELECT name FROM collections WHERE frozen = 1 ORDER BY name)`).Scan(&frozen); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if frozen != "empty,frozen" {
+				t.Errorf("frozen collections %q, want empty,frozen", frozen)
+			}
+		})
+	}
+}
