@@ -211,3 +211,68 @@ func RunTable(ctx context.Context, x sqlx.ExtContext, where string, limit int) (
 	}
 	return t, nil
 }
+
+// ExperimentConfigRuns counts the runs one configuration holds in an
+// experiment: every run that belongs to it (experiment_runs), whether it
+// recorded the run or linked it from an earlier experiment.
+type ExperimentConfigRuns struct {
+	Config string
+	// Runs counts the configuration's runs in the experiment; Linked
+	// those of them another experiment recorded first; Solved and Errors
+	// those that ended solved or with an error.
+	Runs, Linked, Solved, Errors int64
+	// SolvedEffort and SolvedGenerations sum the effort (in EffortUnit:
+	// evaluations, or nodes for a tree search) and the generations of the
+	// solved runs.
+	SolvedEffort, SolvedGenerations float64
+	EffortUnit                      string
+}
+
+// ExperimentRunCounts counts the runs of each configuration (by id, in
+// the order given) that experiment experimentID holds, as
+// experiment_run_results does: the runs it recorded and those linked from
+// earlier experiments. A configuration without runs in it gets a row of
+// zeros.
+func ExperimentRunCounts(ctx context.Context, x sqlx.ExtContext, experimentID int64, configIDs []int64) ([]ExperimentConfigRuns, error) {
+	out := make([]ExperimentConfigRuns, len(configIDs))
+	if len(configIDs) == 0 {
+		return out, nil
+	}
+	in, args := inList(configIDs)
+	t, err := queryTable(ctx, x, `
+		SELECT c.id, c.name,
+		       COUNT(r.id),
+		       COALESCE(SUM(CASE WHEN r.id IS NOT NULL AND COALESCE(r.experiment_id, -1) <> ? THEN 1 ELSE 0 END), 0),
+		       COALESCE(SUM(r.solved), 0),
+		       COALESCE(SUM(CASE WHEN r.status = 'error' THEN 1 ELSE 0 END), 0),
+		       COALESCE(SUM(CASE WHEN r.solved = 1 THEN r.effort END), 0),
+		       COALESCE(SUM(CASE WHEN r.solved = 1 THEN r.generations END), 0),
+		       MAX(CASE WHEN r.solved = 1 THEN r.effort_unit END)
+		FROM configs c
+		LEFT JOIN (
+		  SELECT rr.id, rr.config_id, rr.experiment_id, rr.status, rr.solved, rr.effort, rr.effort_unit, rr.generations
+		  FROM experiment_runs er JOIN run_results rr ON rr.id = er.run_id
+		  WHERE er.experiment_id = ?) r ON r.config_id = c.id
+		WHERE c.id IN `+in+`
+		GROUP BY c.id, c.name`, append([]any{experimentID, experimentID}, args...)...)
+	if err != nil {
+		return nil, dbError(err, "count the experiment's runs")
+	}
+	for _, row := range t.Rows {
+		id := int64(Number(row[0]))
+		for i, c := range configIDs {
+			if c != id {
+				continue
+			}
+			out[i] = ExperimentConfigRuns{
+				Config: row[1].(string), Runs: int64(Number(row[2])), Linked: int64(Number(row[3])),
+				Solved: int64(Number(row[4])), Errors: int64(Number(row[5])),
+				SolvedEffort: Number(row[6]), SolvedGenerations: Number(row[7]),
+			}
+			if u, ok := row[8].(string); ok {
+				out[i].EffortUnit = u
+			}
+		}
+	}
+	return out, nil
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -106,13 +107,53 @@ func cell(v any, null string) string {
 	case []byte:
 		return string(x)
 	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
+		return shortFloat(x)
+	case float32:
+		return strconv.FormatFloat(float64(x), 'g', -1, 32)
 	case time.Time:
 		return x.UTC().Format(time.RFC3339)
 	case fmt.Stringer:
 		return x.String()
 	}
 	return fmt.Sprint(v)
+}
+
+// shortFloat writes x for a table or CSV with the 15 significant digits a
+// float64 carries exactly, so that the error of binary arithmetic does
+// not show: 10.525, not 10.524999999999999 (an AVG), 13.2, not
+// 13.200000000000017 (a sum). JSON keeps every digit.
+func shortFloat(x float64) string {
+	return strconv.FormatFloat(x, 'g', 15, 64)
+}
+
+// fixed is a number shown with Places decimals in a table or CSV (a mean
+// of counts: 1234.5) and with all its digits in JSON.
+type fixed struct {
+	V      float64
+	Places int
+}
+
+// String implements fmt.Stringer, which cell uses.
+func (f fixed) String() string { return strconv.FormatFloat(f.V, 'f', f.Places, 64) }
+
+// MarshalJSON writes the full value (null for NaN or an infinity).
+func (f fixed) MarshalJSON() ([]byte, error) { return marshalFloat(f.V) }
+
+// percent is a percentage shown as "87.5%" with Places decimals in a table
+// or CSV, and as the full number (87.5) in JSON.
+type percent fixed
+
+// String implements fmt.Stringer.
+func (p percent) String() string { return fixed(p).String() + "%" }
+
+// MarshalJSON writes the full value.
+func (p percent) MarshalJSON() ([]byte, error) { return marshalFloat(p.V) }
+
+func marshalFloat(x float64) ([]byte, error) {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(x)
 }
 
 // jsonValue is v as JSON shows it: bytes and strings as strings, but a

@@ -56,6 +56,9 @@ work from it in small batches under a lease and finish the plan exactly
 once between them; run returns when the whole plan is recorded. A run is
 identified by its puzzle, configuration, seed and budget: runs recorded
 earlier, by any experiment, are not run again but linked to this one.
+The summary on standard output counts, per configuration, every run the
+experiment holds (as the view experiment_run_results does), and in linked
+those another experiment recorded first.
 Ctrl-C stops promptly, keeps every run that finished and hands the rest
 back; a process killed outright loses its unfinished runs to the others
 when their --lease lapses.
@@ -273,27 +276,28 @@ func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
 		fmt.Fprintf(stderr, "%d runs were abandoned after their workers died %d times: see sudokulab experiments show %s\n",
 			left.Abandoned, db.DefaultMaxAttempts, experiment)
 	}
-	rows := make([][]any, len(sum.Configs))
-	for i, c := range sum.Configs {
+	// The summary counts what the experiment holds for each configuration,
+	// runs linked from earlier experiments included, as
+	// experiment_run_results does.
+	held, err := db.ExperimentRunCounts(ctx, d, spec.ExperimentID, spec.ConfigIDs)
+	if err != nil {
+		return err
+	}
+	rows := make([][]any, len(held))
+	for i, c := range held {
 		var rate, meanEffort, unit, meanGens any
 		if c.Runs > 0 {
-			rate = fmt.Sprintf("%.1f%%", 100*float64(c.Solved)/float64(c.Runs))
+			rate = percent{100 * float64(c.Solved) / float64(c.Runs), 1}
 		}
 		if c.Solved > 0 {
-			// The effort of run_results: evaluations, or nodes for a tree
-			// search, which counts no evaluations.
-			effort, u := c.SolvedEvaluations, "evaluations"
-			if c.SolvedEvaluations == 0 && c.SolvedNodes > 0 {
-				effort, u = c.SolvedNodes, "nodes"
-			}
-			meanEffort = fmt.Sprintf("%.1f", float64(effort)/float64(c.Solved))
-			unit = u
-			meanGens = fmt.Sprintf("%.1f", float64(c.SolvedGenerations)/float64(c.Solved))
+			meanEffort = fixed{c.SolvedEffort / float64(c.Solved), 1}
+			unit = c.EffortUnit
+			meanGens = fixed{c.SolvedGenerations / float64(c.Solved), 1}
 		}
-		rows[i] = []any{c.Name, c.Runs, c.Solved, rate, meanEffort, unit, meanGens, c.Errors}
+		rows[i] = []any{c.Config, c.Runs, c.Linked, c.Solved, rate, meanEffort, unit, meanGens, c.Errors}
 	}
 	return writeRows(cmd.OutOrStdout(), o.format,
-		[]string{"config", "runs", "solved", "success", "mean_effort_solved", "effort_unit", "mean_generations_solved", "errors"}, rows)
+		[]string{"config", "runs", "linked", "solved", "success", "mean_effort_solved", "effort_unit", "mean_generations_solved", "errors"}, rows)
 }
 
 // planName names the experiment of a run given without --experiment:

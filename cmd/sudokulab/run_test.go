@@ -32,11 +32,11 @@ func TestRunRecordsAndResumes(t *testing.T) {
 	if !strings.Contains(errOut, "4 puzzles matched; 1 configurations (exact) x 3 seeds: 12 runs") {
 		t.Errorf("stderr does not announce the plan: %q", errOut)
 	}
-	if want := "config,runs,solved,success,mean_effort_solved,effort_unit,mean_generations_solved,errors\nexact,12,12,100.0%,"; !strings.HasPrefix(out, want) {
+	if want := "config,runs,linked,solved,success,mean_effort_solved,effort_unit,mean_generations_solved,errors\nexact,12,0,12,100.0%,"; !strings.HasPrefix(out, want) {
 		t.Errorf("summary %q, want prefix %q", out, want)
 	}
 	// The exact solver counts nodes, not evaluations: its effort is never 0.
-	if fields := strings.Split(strings.SplitN(out, "\n", 3)[1], ","); len(fields) < 6 || fields[5] != "nodes" || fields[4] == "0.0" {
+	if fields := strings.Split(strings.SplitN(out, "\n", 3)[1], ","); len(fields) < 7 || fields[6] != "nodes" || fields[5] == "0.0" {
 		t.Errorf("summary row %q: want a non-zero effort in nodes", strings.SplitN(out, "\n", 3)[1])
 	}
 	// The same command again does nothing; more seeds do only the new ones.
@@ -137,5 +137,37 @@ func TestSolversAndConfigs(t *testing.T) {
 	}
 	if _, errOut, code := run(t, "--db", dbPath, "configs", "show", "nope"); code != exitNotFound {
 		t.Errorf("configs show nope: exit %d %q", code, errOut)
+	}
+}
+
+// TestRunSummaryCountsLinkedRuns holds run's summary to what the
+// experiment holds: runs recorded before by another experiment are linked
+// to it and counted, and the summary says how many.
+func TestRunSummaryCountsLinkedRuns(t *testing.T) {
+	dbPath := exampleDB(t)
+	if _, errOut, code := run(t, "--db", dbPath, "run", "--collection", "reseda-2012", "--solver", "exact", "--runs", "2", "--experiment", "first"); code != 0 {
+		t.Fatalf("first run: exit %d: %s", code, errOut)
+	}
+	out, errOut, code := run(t, "--db", dbPath, "-O", "csv", "run", "--collection", "reseda-2012", "--solver", "exact", "--runs", "3", "--experiment", "second")
+	if code != 0 {
+		t.Fatalf("second run: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "recorded 4 runs; 8 were recorded before (8 of them by other experiments, now linked to this one)") {
+		t.Errorf("stderr: %q", errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || lines[0] != "config,runs,linked,solved,success,mean_effort_solved,effort_unit,mean_generations_solved,errors" ||
+		!strings.HasPrefix(lines[1], "exact,12,8,12,100.0%,") {
+		t.Fatalf("summary:\n%s\nwant 12 runs of which 8 linked", out)
+	}
+	// The same count as the view of the experiment's runs.
+	held, _, _ := run(t, "--db", dbPath, "-O", "csv", "sql", "SELECT COUNT(*) AS n FROM experiment_run_results WHERE experiment = 'second'")
+	if held != "n\n12\n" {
+		t.Errorf("experiment_run_results holds %q", held)
+	}
+	// JSON keeps the full values: the success rate a number, not text.
+	out, _, _ = run(t, "--db", dbPath, "-O", "json", "run", "--collection", "reseda-2012", "--solver", "exact", "--runs", "3", "--experiment", "second")
+	if !strings.Contains(out, `"runs": 12, "linked": 8, "solved": 12, "success": 100, "mean_effort_solved": `) {
+		t.Errorf("JSON summary: %s", out)
 	}
 }
