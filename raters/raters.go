@@ -15,7 +15,9 @@
 //   - empirical: the expected running time of a reference configuration,
 //     from the runs already in the database (see Empirical).
 //
-// Default returns the explicit registry of them, with sorted names.
+// Default returns the explicit registry of them, with sorted names. Each
+// has its default time limit of one rating (Info.TimeLimit): 5 minutes for
+// se, 30 seconds for the others.
 package raters
 
 import (
@@ -25,6 +27,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -66,9 +69,28 @@ type Info struct {
 	// NeedsDB says the rater reads the database; such a rater is left out
 	// of "all" unless one of its options is given.
 	NeedsDB bool
+	// Timeout is how long one rating by this rater may take unless the
+	// caller says otherwise (rate's --timeout): long enough for the
+	// hardest puzzles it is meant for on a loaded machine, short enough
+	// that a puzzle it cannot finish does not hold a run for hours. Zero
+	// means DefaultTimeout.
+	Timeout time.Duration
 	// New makes the rater from its options; unknown options and bad
 	// values are EINVALID errors.
 	New func(ctx context.Context, env Env) (Rater, error)
+}
+
+// DefaultTimeout is the time limit of one rating by a rater whose Info
+// sets none: 9x9 puzzles take milliseconds, while a 25x25 puzzle with few
+// givens can keep the backtrack or human rater busy for hours.
+const DefaultTimeout = 30 * time.Second
+
+// TimeLimit returns in.Timeout, or DefaultTimeout when it is zero.
+func (in Info) TimeLimit() time.Duration {
+	if in.Timeout > 0 {
+		return in.Timeout
+	}
+	return DefaultTimeout
 }
 
 // Registry is an explicit set of raters.

@@ -31,11 +31,18 @@ type SE struct {
 
 var _ Rater = (*SE)(nil)
 
+// SETimeout is the se rater's default time limit of one rating (Info.Timeout).
+const SETimeout = 5 * time.Minute
+
 // SEInfo registers the se rater.
 func SEInfo() Info {
 	return Info{
 		Name:    "se",
 		Summary: "Sudoku Explainer 1.2.1 rating (serate's SE121 techniques): ER value, ER/EP/ED label, path in details",
+		// The forum's hardest puzzles take 5 to 40 s of CPU each
+		// (docs/ratings.md); with every core busy, and more processes
+		// than cores, a rating takes several times its CPU time.
+		Timeout: SETimeout,
 		New: func(ctx context.Context, env Env) (Rater, error) {
 			o := newOptions("se", env.Options)
 			s := &SE{}

@@ -52,14 +52,57 @@ const (
 	rateEvery = 250 * time.Millisecond
 )
 
-// rateTimeout is the default of --timeout: the time one rater may spend
-// on one puzzle. 9x9 puzzles take milliseconds; a 25x25 puzzle with few
-// givens can keep the backtrack or human rater busy for hours.
-const rateTimeout = 30 * time.Second
+// rateLimits are the time limits of one rating by each rater, by name; a
+// rater not in the map (or with 0) has none.
+type rateLimits map[string]time.Duration
+
+// limits returns the time limit of each rater of rs: --timeout for all of
+// them when given (0: none), else each rater's own default
+// (raters.Info.TimeLimit).
+func (o *rateOptions) limits(cmd *cobra.Command, reg *raters.Registry, rs []raters.Rater) (rateLimits, error) {
+	if o.timeout < 0 {
+		return nil, sudokulab.Errorf(sudokulab.EINVALID, "--timeout %s: want a duration of 0 (no limit) or more", o.timeout)
+	}
+	out := rateLimits{}
+	for _, r := range rs {
+		out[r.Name()] = o.timeout
+		if !cmd.Flags().Changed("timeout") {
+			in, err := reg.Lookup(r.Name())
+			if err != nil {
+				return nil, err
+			}
+			out[r.Name()] = in.TimeLimit()
+		}
+	}
+	return out, nil
+}
+
+// timeoutHelp lists the raters' default time limits for rate's help.
+func timeoutHelp(reg *raters.Registry) string {
+	var parts []string
+	for _, n := range reg.Names() {
+		in, _ := reg.Lookup(n)
+		parts = append(parts, fmt.Sprintf("%s %s", n, shortDuration(in.TimeLimit())))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// shortDuration writes d without zero units: 5m, not 5m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
 
 func newRateCmd(opts *options) *cobra.Command {
 	o := &rateOptions{options: opts}
-	names := strings.Join(raters.Default().Names(), ", ")
+	reg := raters.Default()
+	names := strings.Join(reg.Names(), ", ")
 	cmd := &cobra.Command{
 		Use:   "rate [FILE...]",
 		Short: "Rate the difficulty of puzzles, stored or in files",
@@ -90,8 +133,14 @@ that already has a rating by the rater with the same version and options is
 skipped (said on standard error), so rate again resumes; --force rates it
 again.
 
---timeout bounds the time one rater spends on one puzzle (default 30s; 0: no
-limit). A rating cut short by it is not stored: rate counts it in the column
+--timeout bounds the time one rater spends on one puzzle, for every rater
+(0: no limit). Without it each rater has its own limit, long enough for the
+hardest puzzles it is meant for (se's take 5 to 40 s of CPU each, more on a
+loaded machine):
+
+  ` + timeoutHelp(reg) + `
+
+A rating cut short by it is not stored: rate counts it in the column
 cut_short and names the puzzles on standard error. Rate again with a longer
 --timeout (or 0) to finish them: having no rating, they are not skipped.`,
 		Example: `  sudokulab rate --rater all --collection paper-puzzles
@@ -125,7 +174,7 @@ cut_short and names the puzzles on standard error. Rate again with a longer
 	cmd.Flags().IntVar(&o.jobs, "jobs", 0, "goroutines rating in parallel (0: one per CPU)")
 	cmd.Flags().StringArrayVar(&o.opts, "option", nil, "rater option KEY=VALUE (RATER.KEY=VALUE with --rater all); repeatable")
 	cmd.Flags().BoolVar(&o.force, "force", false, "rate again puzzles already rated by the same rater version and options")
-	cmd.Flags().DurationVar(&o.timeout, "timeout", rateTimeout, "time limit of one rater on one puzzle; a rating cut short is not stored (0: no limit)")
+	cmd.Flags().DurationVar(&o.timeout, "timeout", 0, "time limit of one rater on one puzzle; a rating cut short is not stored (0: no limit; default: each rater's own, "+timeoutHelp(reg)+")")
 	return cmd
 }
 
@@ -214,7 +263,7 @@ var errRateTimeout = errors.New("rating timed out")
 // write, from the calling goroutine, in no set order; meanwhile it calls
 // tick (if not nil) every period, from the same goroutine. A rating cut
 // short by timeout is handed on as such; any other error stops it all.
-func rateAll(ctx context.Context, work []rateJob, jobs int, timeout time.Duration, write func(rated) error, tick func() error, period time.Duration) error {
+func rateAll(ctx context.Context, work []rateJob, jobs int, limits rateLimits, write func(rated) error, tick func() error, period time.Duration) error {
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
@@ -228,7 +277,7 @@ func rateAll(ctx context.Context, work []rateJob, jobs int, timeout time.Duratio
 			for i := range next {
 				p := work[i].puzzle
 				for _, r := range work[i].raters {
-					out, err := rateOne(ctx, r, p, timeout)
+					out, err := rateOne(ctx, r, p, limits[r.Name()])
 					if err != nil {
 						cancel(fmt.Errorf("rate puzzle %d by %s: %w", p.ID, r.Name(), err))
 						return
@@ -379,6 +428,10 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 	if err != nil {
 		return err
 	}
+	limits, err := o.limits(cmd, reg, rs)
+	if err != nil {
+		return err
+	}
 	if err := checkCollection(ctx, d, o.collection); err != nil {
 		return err
 	}
@@ -431,7 +484,7 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 		ratings += len(j.raters)
 	}
 	bar := newWorkBar(cmd.ErrOrStderr(), "rate", ratings)
-	err = rateAll(ctx, work, o.jobs, o.timeout, func(r rated) error {
+	err = rateAll(ctx, work, o.jobs, limits, func(r rated) error {
 		bar.add(1, fmt.Sprintf("rate (%d written)", w.written))
 		s := summaries[r.Rater]
 		if r.cutShort {
@@ -485,7 +538,7 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 			more = fmt.Sprintf(" and %d more", s.cutShort-len(ids))
 		}
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d ratings cut short by --timeout %s, not stored (puzzles %s%s); rate again with a longer --timeout, or --timeout 0 for none, to finish them\n",
-			r.Name(), s.cutShort, o.timeout, strings.Join(ids, ", "), more)
+			r.Name(), s.cutShort, limits[r.Name()], strings.Join(ids, ", "), more)
 	}
 	rows := make([][]any, 0, len(rs))
 	for _, r := range rs {
@@ -494,12 +547,55 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 		if s.valued > 0 {
 			mean = s.sum / float64(s.valued)
 		}
-		labels := make([]string, 0, len(s.labels))
-		for l, n := range s.labels {
-			labels = append(labels, fmt.Sprintf("%s:%d", l, n))
-		}
-		slices.Sort(labels)
-		rows = append(rows, []any{r.Name(), r.Version(), r.Options(), s.rated, s.skipped, s.cutShort, mean, strings.Join(labels, " ")})
+		rows = append(rows, []any{r.Name(), r.Version(), r.Options(), s.rated, s.skipped, s.cutShort, mean, histogram(s.labels)})
 	}
 	return writeRows(cmd.OutOrStdout(), o.format, []string{"rater", "version", "options", "puzzles", "skipped", "cut_short", "mean_value", "labels"}, rows)
+}
+
+// histogram counts ratings per label. In a table or CSV it is short: every
+// label with its count when there are at most histogramShown, else how
+// many labels and the most common (se labels nearly every puzzle
+// differently); JSON has the whole histogram as an object.
+type histogram map[string]int
+
+// histogramShown is the most labels a histogram lists in full.
+const histogramShown = 6
+
+// sorted returns the labels, most common first, then by name.
+func (h histogram) sorted() []string {
+	labels := make([]string, 0, len(h))
+	for l := range h {
+		labels = append(labels, l)
+	}
+	slices.SortFunc(labels, func(a, b string) int {
+		if h[a] != h[b] {
+			return h[b] - h[a]
+		}
+		return strings.Compare(a, b)
+	})
+	return labels
+}
+
+// String implements fmt.Stringer, which cell uses.
+func (h histogram) String() string {
+	labels := h.sorted()
+	head := ""
+	if len(labels) > histogramShown {
+		head = fmt.Sprintf("%d labels, most common: ", len(labels))
+		labels = labels[:histogramShown/2]
+	}
+	parts := make([]string, len(labels))
+	for i, l := range labels {
+		parts[i] = fmt.Sprintf("%s:%d", l, h[l])
+	}
+	return head + strings.Join(parts, " ")
+}
+
+// MarshalJSON writes every label and its count, most common first.
+func (h histogram) MarshalJSON() ([]byte, error) {
+	o := object{}
+	for _, l := range h.sorted() {
+		o = append(o, field{l, h[l]})
+	}
+	return o.MarshalJSON()
 }

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -126,7 +128,7 @@ func BenchmarkRateAll(b *testing.B) {
 	}
 	for b.Loop() {
 		n := 0
-		if err := rateAll(ctx, work, 0, 0, func(rated) error { n++; return nil }, nil, 0); err != nil {
+		if err := rateAll(ctx, work, 0, nil, func(rated) error { n++; return nil }, nil, 0); err != nil {
 			b.Fatal(err)
 		}
 		if n != len(work)*len(rs) {
@@ -250,5 +252,88 @@ func TestRateTimeout(t *testing.T) {
 	}
 	if _, errOut = rate("1ms"); !strings.Contains(errOut, "skipped 4 ratings") {
 		t.Errorf("a third rate: stderr %q", errOut)
+	}
+}
+
+// TestRateLimitsPerRater holds each rater to its own default time limit
+// (se's hardest puzzles take up to 40 s of CPU, so 30 s cut them short),
+// and --timeout, when given, to every rater.
+func TestRateLimitsPerRater(t *testing.T) {
+	reg := raters.Default()
+	tests := []struct {
+		name string
+		args []string
+		want map[string]time.Duration
+	}{
+		{"defaults", nil, map[string]time.Duration{"se": raters.SETimeout, "human": raters.DefaultTimeout, "backtrack": raters.DefaultTimeout, "givens": raters.DefaultTimeout}},
+		{"flag", []string{"--timeout", "2s"}, map[string]time.Duration{"se": 2 * time.Second, "human": 2 * time.Second}},
+		{"no limit", []string{"--timeout", "0"}, map[string]time.Duration{"se": 0, "human": 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := &rateOptions{options: &options{}}
+			cmd := newRateCmd(o.options)
+			if err := cmd.ParseFlags(tt.args); err != nil {
+				t.Fatal(err)
+			}
+			o.timeout, _ = cmd.Flags().GetDuration("timeout")
+			rs, err := makeRaters(context.Background(), nil, reg, "all", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := o.limits(cmd, reg, rs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, want := range tt.want {
+				if got[name] != want {
+					t.Errorf("%s: limit %v, want %v", name, got[name], want)
+				}
+			}
+		})
+	}
+	if raters.SETimeout < 2*time.Minute {
+		t.Errorf("se's default limit %v: its hardest puzzles take up to 40 s of CPU, several times that on a loaded machine", raters.SETimeout)
+	}
+}
+
+// TestHistogram holds rate's label counts to a short form in tables and
+// CSV (one line, not a whole histogram of se's nearly unique labels) and
+// to the whole histogram in JSON.
+func TestHistogram(t *testing.T) {
+	many := histogram{}
+	for i := range 40 {
+		many[fmt.Sprintf("%d.%d/1.2/1.2", 1+i/10, i%10)] = 1 + i%3
+	}
+	tests := []struct {
+		name       string
+		h          histogram
+		text, json string
+	}{
+		{"empty", histogram{}, "", "{}"},
+		{"few", histogram{"easy": 8, "medium": 2, "beyond": 1}, "easy:8 medium:2 beyond:1", `{"easy":8,"medium":2,"beyond":1}`},
+		{"many", many, "40 labels, most common: 1.2/1.2/1.2:3 1.5/1.2/1.2:3 1.8/1.2/1.2:3", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := writeRows(&b, "csv", []string{"labels"}, [][]any{{tt.h}}); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.TrimSuffix(strings.TrimPrefix(b.String(), "labels\n"), "\n"); strings.Trim(got, `"`) != tt.text {
+				t.Errorf("csv %q, want %q", got, tt.text)
+			}
+			js, err := json.Marshal(tt.h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back map[string]int
+			if err := json.Unmarshal(js, &back); err != nil || len(back) != len(tt.h) {
+				t.Errorf("JSON %s: %v, want all %d labels", js, err, len(tt.h))
+			}
+			if tt.json != "" && string(js) != tt.json {
+				t.Errorf("JSON %s, want %s", js, tt.json)
+			}
+		})
 	}
 }

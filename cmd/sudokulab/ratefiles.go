@@ -29,9 +29,6 @@ func runRateFiles(ctx context.Context, cmd *cobra.Command, o *rateOptions, files
 			return usageError(cmd, fmt.Sprintf("--%s selects stored puzzles; rate FILE... rates the puzzles of the files", name))
 		}
 	}
-	if o.timeout < 0 {
-		return sudokulab.Errorf(sudokulab.EINVALID, "--timeout %s: want a duration of 0 (no limit) or more", o.timeout)
-	}
 	reg := raters.Default()
 	for _, n := range reg.Names() {
 		in, _ := reg.Lookup(n)
@@ -47,6 +44,10 @@ func runRateFiles(ctx context.Context, cmd *cobra.Command, o *rateOptions, files
 		}
 	}
 	rs, err := makeRaters(ctx, nil, reg, o.rater, o.opts)
+	if err != nil {
+		return err
+	}
+	limits, err := o.limits(cmd, reg, rs)
 	if err != nil {
 		return err
 	}
@@ -66,7 +67,7 @@ func runRateFiles(ctx context.Context, cmd *cobra.Command, o *rateOptions, files
 	start := time.Now()
 	n, rated := 0, 0
 	err = inOrder(ctx, fr, files, o.jobs, func(ctx context.Context, e fileEntry) (fileRating, error) {
-		return rateEntry(ctx, e, rs, o.timeout, o.countTimeout)
+		return rateEntry(ctx, e, rs, limits, o.countTimeout)
 	}, func(e fileEntry, fr fileRating) error {
 		n++
 		row := append(entryRow(e), fr.solutions)
@@ -100,9 +101,9 @@ func runRateFiles(ctx context.Context, cmd *cobra.Command, o *rateOptions, files
 }
 
 // rateEntry checks one entry as check does, then rates a puzzle that
-// breaks no rule and has a solution by each rater, each under timeout.
+// breaks no rule and has a solution by each rater, each under its limit.
 // A rating cut short or failing is said in the problem.
-func rateEntry(ctx context.Context, e fileEntry, rs []raters.Rater, timeout, countTimeout time.Duration) (fileRating, error) {
+func rateEntry(ctx context.Context, e fileEntry, rs []raters.Rater, limits rateLimits, countTimeout time.Duration) (fileRating, error) {
 	c, err := checkPuzzle(ctx, e, countTimeout)
 	if err != nil {
 		return fileRating{}, err
@@ -120,7 +121,7 @@ func rateEntry(ctx context.Context, e fileEntry, rs []raters.Rater, timeout, cou
 	}
 	p := sudokulab.Puzzle{Givens: e.rec.Grid}
 	for i, r := range rs {
-		out, err := rateOne(ctx, r, p, timeout)
+		out, err := rateOne(ctx, r, p, limits[r.Name()])
 		switch {
 		case ctx.Err() != nil:
 			return fr, context.Cause(ctx)
@@ -129,7 +130,7 @@ func rateEntry(ctx context.Context, e fileEntry, rs []raters.Rater, timeout, cou
 		case err != nil:
 			problems = append(problems, fmt.Sprintf("%s: %v", r.Name(), err))
 		case out.cutShort:
-			problems = append(problems, fmt.Sprintf("%s: cut short by --timeout %v", r.Name(), timeout))
+			problems = append(problems, fmt.Sprintf("%s: cut short by --timeout %v", r.Name(), limits[r.Name()]))
 		default:
 			fr.ratings[i], fr.rated[i] = out.Rating, true
 		}
