@@ -3,6 +3,7 @@ package importers_test
 import (
 	"bytes"
 	"flag"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,12 +17,13 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 const (
-	easy      = "..867.4.24.23...9.37..2.......4...5.89.251.67.1...3.......9..73.3...52.17.5.329.."
-	easySol   = "158679432462318795379524618623487159894251367517963824241896573936745281785132946"
-	medium    = ".24..7...6..........368.415431..5...5......3279.....6.2.971.8...4..93...31...475."
-	escargot  = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
-	top       = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
-	seventeen = ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7..."
+	easy          = "..867.4.24.23...9.37..2.......4...5.89.251.67.1...3.......9..73.3...52.17.5.329.."
+	easySol       = "158679432462318795379524618623487159894251367517963824241896573936745281785132946"
+	medium        = ".24..7...6..........368.415431..5...5......3279.....6.2.971.8...4..93...31...475."
+	escargot      = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+	top           = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+	seventeen     = ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7..."
+	easterMonster = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 )
 
 // decoded is what a decoder made of a file.
@@ -168,7 +170,8 @@ func TestDecode(t *testing.T) {
 		{file: "csv/forum.csv", format: "csv", grids: []string{escargot, top}, lines: []int{3, 4},
 			check: func(t *testing.T, d decoded) {
 				r := d.recs[0]
-				if r.Label != "escargot" || r.Metadata["Poster"] != "Arto" || len(r.Ratings) != 3 {
+				want := []importers.Rating{{Rater: "se-er", Value: 10.5}, {Rater: "se-ep", Value: 10.5}, {Rater: "se-ed", Value: 10.5}}
+				if r.Label != "escargot" || r.Metadata["Poster"] != "Arto" || r.Metadata["Solvable"] != "yes" || !slices.Equal(r.Ratings, want) {
 					t.Errorf("record %+v", r)
 				}
 				if len(d.recs[1].Ratings) != 0 || d.recs[1].Label != "magic-1" {
@@ -184,8 +187,59 @@ func TestDecode(t *testing.T) {
 			}
 		}},
 		{file: "csv/semicolon.csv", format: "csv", grids: []string{easy, seventeen}},
-		{file: "csv/no-puzzle-column.csv", format: "csv", n: 0,
-			errs: []string{"no-puzzle-column.csv:1: the header has no puzzle column (id,board_text,level; want one of"}},
+		// The forum's #!sudoku header: options, then the columns' names in
+		// order, the puzzle's among them; each rating under its own name.
+		{file: "csv/forum-ratings.csv", format: "csv", grids: []string{easterMonster, seventeen, top}, lines: []int{3, 4, 5},
+			check: func(t *testing.T, d decoded) {
+				want := []importers.Rating{{Rater: "gsf-q1", Value: 99529}, {Rater: "gsf-q2", Value: 99493},
+					{Rater: "se-er", Value: 11.6}, {Rater: "se-ep", Value: 11.5}, {Rater: "se-ed", Value: 11.3},
+					{Rater: "suexrat9", Value: 7092}, {Rater: "suexratt", Value: 3944}}
+				r := d.recs[0]
+				if !slices.Equal(r.Ratings, want) {
+					t.Errorf("ratings %v\nwant %v", r.Ratings, want)
+				}
+				if r.Label != "easter monster" || !maps.Equal(r.Metadata, map[string]string{"Poster": "JPF"}) {
+					t.Errorf("label %q, metadata %v", r.Label, r.Metadata)
+				}
+				want = []importers.Rating{{Rater: "se-er", Value: 9.4}, {Rater: "se-ep", Value: 9}, {Rater: "se-ed", Value: 2.6}}
+				if r := d.recs[2]; !slices.Equal(r.Ratings, want) || r.Label != "" || r.Metadata != nil {
+					t.Errorf("third %+v", r)
+				}
+			}},
+		// White-space separated fields, the puzzle in column 2, a label and
+		// an option about solving.
+		{file: "csv/forum-spaces.txt", format: "csv", grids: []string{escargot, top}, lines: []int{2, 3},
+			check: func(t *testing.T, d decoded) {
+				r := d.recs[1]
+				want := []importers.Rating{{Rater: "se-er", Value: 9.4}, {Rater: "se-ep", Value: 9}, {Rater: "se-ed", Value: 2.6}}
+				if !slices.Equal(r.Ratings, want) || r.Metadata["num"] != "2" {
+					t.Errorf("second %+v", r)
+				}
+				if len(d.notes) != 2 || !strings.Contains(d.notes[0], `label "sample"`) || !strings.Contains(d.notes[1], "-q-YG is about solving") {
+					t.Errorf("notes %q", d.notes)
+				}
+			}},
+		// No header name says puzzle: the column of grids is the puzzle,
+		// the column of their solutions the solution.
+		{file: "csv/no-puzzle-column.csv", format: "csv", grids: []string{easy}, check: func(t *testing.T, d decoded) {
+			if r := d.recs[0]; r.Metadata["id"] != "1" || r.Metadata["level"] != "easy" {
+				t.Errorf("record %+v", r)
+			}
+		}},
+		{file: "csv/unsolved-solved.csv", format: "csv", grids: []string{easy, medium}, check: func(t *testing.T, d decoded) {
+			if r := d.recs[0]; r.Solution.String() != easySol || r.Metadata["source"] != "paper" || len(r.Metadata) != 1 {
+				t.Errorf("record %+v", r)
+			}
+		}},
+		{file: "csv/no-header.csv", format: "csv", grids: []string{easy, medium}, lines: []int{1, 2}, check: func(t *testing.T, d decoded) {
+			if r := d.recs[0]; r.Solution.String() != easySol || r.Metadata["column3"] != "easy" || len(d.notes) != 0 {
+				t.Errorf("record %+v, notes %q", r, d.notes)
+			}
+		}},
+		{file: "csv/no-grid-column.csv", format: "csv", n: 0,
+			errs: []string{"no-grid-column.csv:1: the header has no puzzle column and no column of puzzles (id,board_text,level; want one of"}},
+		{file: "csv/no-grid-column.csv", opts: importers.Options{PuzzleColumn: "board_text"}, format: "csv", grids: []string{easy},
+			errs: []string{"no-grid-column.csv:2: 8 cells, want 16"}},
 		{file: "csv/no-puzzle-column.csv", opts: importers.Options{PuzzleColumn: "board_text"}, format: "csv", grids: []string{easy}},
 		{file: "json/strings.json", format: "json", grids: []string{easy, medium, seventeen}, lines: []int{2, 3, 4}},
 		{file: "json/objects.json", format: "json", grids: []string{easy, medium}, lines: []int{2, 9},

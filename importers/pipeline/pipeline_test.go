@@ -123,7 +123,7 @@ func TestImportErrors(t *testing.T) {
 		{"line/bad-80.sdm", pipeline.Options{}, "bad-80.sdm:3: 80 cells, want 81"},
 		{"rules/conflict.txt", pipeline.Options{}, "conflict.txt:2: givens break the rules: r1c1 and r1c2 both hold 1 in row 1"},
 		{"csv/wrong-solution.csv", pipeline.Options{}, "wrong-solution.csv:3: the solution given is wrong"},
-		{"csv/no-puzzle-column.csv", pipeline.Options{}, "no-puzzle-column.csv:1: the header has no puzzle column"},
+		{"csv/no-grid-column.csv", pipeline.Options{}, "no-grid-column.csv:1: the header has no puzzle column and no column of puzzles"},
 		{"opensudoku/truncated.xml", pipeline.Options{}, "truncated.xml:6: the XML ends early"},
 		{"opensudoku/truncated.xml", pipeline.Options{SkipInvalid: true}, "truncated.xml:6: the XML ends early"},
 		{"json/truncated.json", pipeline.Options{}, "truncated.json:1: the JSON ends early"},
