@@ -34,3 +34,66 @@ func ChiSquare1Upper(x float64) float64 {
 	}
 	return math.Erfc(math.Sqrt(x / 2))
 }
+
+// ChiSquareUpper returns P(X > x) for X chi-square distributed with df
+// degrees of freedom (R's pchisq(x, df, lower.tail = FALSE)): the p-value
+// of a chi-square statistic. It is NaN for a NaN or negative x or a df
+// below 1.
+func ChiSquareUpper(x float64, df int) float64 {
+	if math.IsNaN(x) || x < 0 || df < 1 {
+		return math.NaN()
+	}
+	return gammaUpper(float64(df)/2, x/2)
+}
+
+// gammaUpper returns the regularized upper incomplete gamma function
+// Q(a, x) = Γ(a, x)/Γ(a) for a > 0, x >= 0: by its power series where that
+// converges fast (x < a+1), else by its continued fraction (modified Lentz),
+// as in Numerical Recipes 6.2.
+func gammaUpper(a, x float64) float64 {
+	if x == 0 {
+		return 1
+	}
+	if math.IsInf(x, 1) {
+		return 0
+	}
+	lg, _ := math.Lgamma(a)
+	front := math.Exp(-x + a*math.Log(x) - lg)
+	const eps, tiny = 1e-15, 1e-300
+	if x < a+1 {
+		// P(a, x) = e^-x x^a / Γ(a) Σ x^n / (a (a+1) ... (a+n)).
+		term := 1 / a
+		sum := term
+		for n := 1; n < 1000; n++ {
+			term *= x / (a + float64(n))
+			sum += term
+			if math.Abs(term) < math.Abs(sum)*eps {
+				break
+			}
+		}
+		return 1 - front*sum
+	}
+	b := x + 1 - a
+	c := 1 / tiny
+	d := 1 / b
+	h := d
+	for i := 1; i < 1000; i++ {
+		an := -float64(i) * (float64(i) - a)
+		b += 2
+		d = an*d + b
+		if math.Abs(d) < tiny {
+			d = tiny
+		}
+		c = b + an/c
+		if math.Abs(c) < tiny {
+			c = tiny
+		}
+		d = 1 / d
+		del := d * c
+		h *= del
+		if math.Abs(del-1) < eps {
+			break
+		}
+	}
+	return front * h
+}

@@ -206,6 +206,61 @@ func TestStratifiedLogRank(t *testing.T) {
 	}
 }
 
+// TestStratifiedLogRankSurvdiff holds StratifiedLogRank to R's survdiff
+// with a strata() term on three strata, the third with an event and a
+// censoring at one time and events of both groups at one time:
+//
+//	Rscript -e 'library(survival); options(digits = 16)
+//	  d <- data.frame(
+//	    time = c(9,13,13,18,23,28, 5,5,8,8,12,16, 31,34,45,48,161, 23,27,30,33,43,45, 2,2,3,3,4,6,6),
+//	    status = c(1,1,0,1,1,0, 1,1,1,1,1,0, 1,1,0,1,0, 1,1,0,1,1,1, 1,0,1,1,0,1,1),
+//	    g = c(rep("A",6), rep("B",6), rep("A",5), rep("B",6), "A","B","A","B","A","A","B"),
+//	    s = c(rep(1,12), rep(2,11), rep(3,7)))
+//	  f <- survdiff(Surv(time, status) ~ g + strata(s), data = d)
+//	  print(f$obs); print(f$exp); print(f$var); print(f$chisq)
+//	  print(pchisq(f$chisq, 1, lower.tail = FALSE))'
+func TestStratifiedLogRankSurvdiff(t *testing.T) {
+	strata := []stats.Stratum{
+		{A: obs(t, 9, 13, "13+", 18, 23, "28+"), B: obs(t, 5, 5, 8, 8, 12, "16+")},
+		{A: obs(t, 31, 34, "45+", 48, "161+"), B: obs(t, 23, 27, "30+", 33, 43, 45)},
+		{A: obs(t, 2, 3, "4+", 6), B: obs(t, "2+", 3, 6)},
+	}
+	// f$obs and f$exp, one column per stratum.
+	wantObs := [][2]float64{{4, 5}, {3, 5}, {3, 2}}
+	wantExp := [][2]float64{
+		{6.497619047619048, 2.502380952380952},
+		{5.167640692640692, 2.832359307359308},
+		{2.771428571428571, 2.228571428571429},
+	}
+	for i, s := range strata {
+		got := stats.LogRank(s.A, s.B)
+		if got.Observed != wantObs[i] {
+			t.Errorf("stratum %d: observed %v, want %v", i+1, got.Observed, wantObs[i])
+		}
+		for g := range 2 {
+			if !near(got.Expected[g], wantExp[i][g], 1e-12, true) {
+				t.Errorf("stratum %d: expected %v, want %v", i+1, got.Expected, wantExp[i])
+			}
+		}
+	}
+	got := stats.StratifiedLogRank(strata)
+	if got.Observed != [2]float64{10, 12} {
+		t.Errorf("observed %v, want [10 12]", got.Observed)
+	}
+	if !near(got.Expected[0], 14.43668831169, 1e-10, true) || !near(got.Expected[1], 7.56331168831, 1e-10, true) {
+		t.Errorf("expected %v, want [14.43668831169 7.56331168831]", got.Expected)
+	}
+	if !near(got.Variance, 3.643509667641161, 1e-12, true) {
+		t.Errorf("variance %.16g, want 3.643509667641161", got.Variance)
+	}
+	if !near(got.ChiSquare, 5.40253902710663, 1e-12, true) {
+		t.Errorf("chi-square %.16g, want 5.40253902710663", got.ChiSquare)
+	}
+	if !near(got.P, 0.02010747912213912, 1e-12, true) {
+		t.Errorf("p %.16g, want 0.02010747912213912", got.P)
+	}
+}
+
 var (
 	// Hollander & Wolfe (1973), p. 69f: permeability constants of the
 	// human chorioamnion at term (x) and at 12 to 26 weeks (y), the
@@ -262,6 +317,48 @@ func TestMannWhitney(t *testing.T) {
 					got.U, got.P, got.Exact, tt.u, tt.p, tt.exact)
 			}
 		})
+	}
+}
+
+// TestMannWhitneyDegenerate covers samples R's wilcox.test cannot test:
+//
+//	Rscript -e 'options(digits = 16)
+//	  for (a in c("two.sided", "greater", "less")) for (k in c(TRUE, FALSE)) {
+//	    r <- suppressWarnings(wilcox.test(c(3,3,3), c(3,3), alternative = a, correct = k))
+//	    print(c(a, k, r$statistic, r$p.value)) }
+//	  print(tryCatch(wilcox.test(numeric(0), c(1,2)), error = conditionMessage))
+//	  print(tryCatch(wilcox.test(c(1,2), numeric(0)), error = conditionMessage))'
+//
+// With every value tied R gives W = 3 = nx*ny/2, and p NaN (zero variance)
+// except for a one-sided alternative with the continuity correction,
+// where it divides the correction by zero and prints p = 1; this package
+// gives NaN there too, as its doc says (no made-up 1). An empty sample is
+// an error in R ("not enough (non-missing) 'x' observations", "not enough
+// 'y' observations") and a NaN statistic and p-value here.
+func TestMannWhitneyDegenerate(t *testing.T) {
+	tied := []struct{ x, y []float64 }{{[]float64{3, 3, 3}, []float64{3, 3}}, {[]float64{3, 3}, []float64{3, 3, 3}}}
+	for _, tt := range tied {
+		for _, alt := range []stats.Alternative{stats.TwoSided, stats.Greater, stats.Less} {
+			for _, got := range []stats.MannWhitneyResult{
+				stats.MannWhitney(tt.x, tt.y, alt),
+				stats.MannWhitneyNormal(tt.x, tt.y, alt, true),
+				stats.MannWhitneyNormal(tt.x, tt.y, alt, false),
+			} {
+				if got.U != 3 || !math.IsNaN(got.P) || got.Exact {
+					t.Errorf("all tied %v %v, alternative %d: %+v, want U = 3, p NaN, not exact", tt.x, tt.y, alt, got)
+				}
+			}
+		}
+	}
+	for _, tt := range []struct{ x, y []float64 }{{nil, []float64{1, 2}}, {[]float64{1, 2}, nil}, {nil, nil}} {
+		for _, got := range []stats.MannWhitneyResult{
+			stats.MannWhitney(tt.x, tt.y, stats.TwoSided),
+			stats.MannWhitneyNormal(tt.x, tt.y, stats.Greater, true),
+		} {
+			if !math.IsNaN(got.U) || !math.IsNaN(got.P) {
+				t.Errorf("empty sample %v %v: %+v, want U and p NaN", tt.x, tt.y, got)
+			}
+		}
 	}
 }
 
@@ -505,12 +602,88 @@ func TestQuantile(t *testing.T) {
 	}
 }
 
+// TestQuantileFew covers no values and one value:
+//
+//	Rscript -e 'print(quantile(numeric(0), c(0, 0.5, 1)));
+//	  print(quantile(7.5, c(0, 0.25, 0.5, 1))); print(quantile(c(2, 9), c(0, 0.3, 1)))'
+//
+// prints NA NA NA (NaN here), 7.5 7.5 7.5 7.5, and 2.0 4.1 9.0.
+func TestQuantileFew(t *testing.T) {
+	for _, q := range []float64{0, 0.5, 1} {
+		if got := stats.Quantile(nil, q); !math.IsNaN(got) {
+			t.Errorf("Quantile(none, %v) = %v, want NaN", q, got)
+		}
+	}
+	if got := stats.Median(nil); !math.IsNaN(got) {
+		t.Errorf("Median(none) = %v, want NaN", got)
+	}
+	for _, q := range []float64{0, 0.25, 0.5, 1} {
+		if got := stats.Quantile([]float64{7.5}, q); got != 7.5 {
+			t.Errorf("Quantile([7.5], %v) = %v, want 7.5", q, got)
+		}
+	}
+	if got := stats.Median([]float64{7.5}); got != 7.5 {
+		t.Errorf("Median([7.5]) = %v, want 7.5", got)
+	}
+	if got := stats.Quantile([]float64{math.Inf(1)}, 0.5); !math.IsInf(got, 1) {
+		t.Errorf("Quantile([+Inf], 0.5) = %v, want +Inf", got)
+	}
+	for q, want := range map[float64]float64{0: 2, 0.3: 4.1, 1: 9} {
+		if got := stats.Quantile([]float64{2, 9}, q); !near(got, want, 1e-12, false) {
+			t.Errorf("Quantile([2 9], %v) = %v, want %v", q, got, want)
+		}
+	}
+	// Outside [0, 1] there is no quantile (R: "'probs' outside [0,1]").
+	for _, q := range []float64{-0.1, 1.1, math.NaN()} {
+		if got := stats.Quantile([]float64{7.5}, q); !math.IsNaN(got) {
+			t.Errorf("Quantile([7.5], %v) = %v, want NaN", q, got)
+		}
+	}
+}
+
 func TestChiSquare1Upper(t *testing.T) {
 	// The 5 % and 1 % critical values of chi-square with 1 df, 3.841459
 	// and 6.634897 (any table, e.g. Abramowitz & Stegun 26.4).
 	for x, want := range map[float64]float64{3.841459: 0.05, 6.634897: 0.01, 0: 1} {
 		if got := stats.ChiSquare1Upper(x); !near(got, want, 1e-6, false) {
 			t.Errorf("ChiSquare1Upper(%v) = %v, want %v", x, got, want)
+		}
+	}
+}
+
+func TestChiSquareUpper(t *testing.T) {
+	// Rscript -e 'x <- c(0.5, 3.841459, 19.0, 49.189394, 108.9, 384.762436, 1226, 7, 25.744832, 0.01);
+	//   df <- c(1, 1, 18, 18, 18, 287, 287, 3, 5, 2);
+	//   print(data.frame(x, df, p=sprintf("%.10e", pchisq(x, df, lower.tail=FALSE))))'
+	tests := []struct {
+		x    float64
+		df   int
+		want float64
+	}{
+		{0.5, 1, 4.7950012219e-01},
+		{3.841459, 1, 4.9999994653e-02},
+		{19.0, 18, 3.9182348254e-01},
+		{49.189394, 18, 1.0000001632e-04},
+		{108.9, 18, 5.0420575918e-15},
+		{384.762436, 287, 1.0000000415e-04},
+		{1226, 287, 3.9565556737e-116},
+		{7, 3, 7.1897772496e-02},
+		{25.744832, 5, 9.9999998174e-05},
+		{0.01, 2, 9.9501247919e-01},
+		{0, 4, 1},
+		{math.Inf(1), 4, 0},
+		{-1, 4, math.NaN()},
+		{1, 0, math.NaN()},
+	}
+	for _, tt := range tests {
+		if got := stats.ChiSquareUpper(tt.x, tt.df); !near(got, tt.want, 1e-8, true) {
+			t.Errorf("ChiSquareUpper(%v, %d) = %.10e, want %.10e", tt.x, tt.df, got, tt.want)
+		}
+	}
+	// With one degree of freedom it agrees with ChiSquare1Upper.
+	for _, x := range []float64{0.1, 1, 2.5, 10, 40} {
+		if got, want := stats.ChiSquareUpper(x, 1), stats.ChiSquare1Upper(x); !near(got, want, 1e-10, true) {
+			t.Errorf("ChiSquareUpper(%v, 1) = %v, ChiSquare1Upper %v", x, got, want)
 		}
 	}
 }
