@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"maps"
-	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -16,6 +15,7 @@ import (
 	"sudokulab"
 	"sudokulab/generator"
 	"sudokulab/raters"
+	"sudokulab/stats"
 )
 
 // count is an independent solution counter for the tests: plain
@@ -419,14 +419,9 @@ func chiSquare(obs []int, exp []float64) (float64, int) {
 	return x, len(obs) - 1
 }
 
-// chiSquareLimit returns the value a chi-square statistic with df degrees
-// of freedom exceeds with probability about 1e-4 (Wilson-Hilferty).
-func chiSquareLimit(df int) float64 {
-	const z = 3.719 // the normal's 1 - 1e-4 quantile
-	k := float64(df)
-	a := 2 / (9 * k)
-	return k * math.Pow(1-a+z*math.Sqrt(a), 3)
-}
+// alpha is the significance level of the uniformity tests: a test fails
+// when its chi-square statistic's p-value is below it.
+const alpha = 1e-4
 
 // rectangles counts the deadly rectangles of a full grid: the cells
 // (r1, c1), (r1, c2), (r2, c1), (r2, c2) in exactly two boxes holding a b
@@ -516,9 +511,10 @@ func TestUniform4x4(t *testing.T) {
 		exp[i] = draws / 288.0
 	}
 	x, df := chiSquare(obs, exp)
-	t.Logf("4x4: chi-square %.1f with %d degrees of freedom (limit %.1f at p = 1e-4)", x, df, chiSquareLimit(df))
-	if x > chiSquareLimit(df) {
-		t.Errorf("4x4 grids not uniform: chi-square %.1f > %.1f", x, chiSquareLimit(df))
+	p := stats.ChiSquareUpper(x, df)
+	t.Logf("4x4: chi-square %.1f with %d degrees of freedom, p = %.3g", x, df, p)
+	if p < alpha {
+		t.Errorf("4x4 grids not uniform: chi-square %.1f with %d df, p = %.3g < %g", x, df, p, alpha)
 	}
 }
 
@@ -567,14 +563,15 @@ func TestUniform6x6(t *testing.T) {
 		exp[len(exp)-1] += e
 	}
 	x, df := chiSquare(obs, exp)
-	t.Logf("6x6 rectangles: chi-square %.1f with %d degrees of freedom (limit %.1f at p = 1e-4)", x, df, chiSquareLimit(df))
-	if x > chiSquareLimit(df) {
-		t.Errorf("6x6 rectangle counts differ from the uniform distribution's: chi-square %.1f > %.1f\nbins %v\nwant %v", x, chiSquareLimit(df), obs, exp)
+	p := stats.ChiSquareUpper(x, df)
+	t.Logf("6x6 rectangles: chi-square %.1f with %d degrees of freedom, p = %.3g", x, df, p)
+	if p < alpha {
+		t.Errorf("6x6 rectangle counts differ from the uniform distribution's: chi-square %.1f with %d df, p = %.3g < %g\nbins %v\nwant %v", x, df, p, alpha, obs, exp)
 	}
 	for i, c := range cells {
 		exp := []float64{draws / 6.0, draws / 6.0, draws / 6.0, draws / 6.0, draws / 6.0, draws / 6.0}
-		if x, df := chiSquare(c, exp); x > chiSquareLimit(df) {
-			t.Errorf("digit in cell %d: chi-square %.1f, counts %v", i, x, c)
+		if x, df := chiSquare(c, exp); stats.ChiSquareUpper(x, df) < alpha {
+			t.Errorf("digit in cell %d: chi-square %.1f with %d df, counts %v", i, x, df, c)
 		}
 	}
 }
@@ -594,16 +591,17 @@ func permutations(n int) [][]int {
 	return out
 }
 
-var mix9 = flag.Int("generate.mix9", 0, "TestMix9x9: grids to draw (0: skip); a measurement, not run by default")
+var mix9 = flag.Int("generate.mix9", 2000, "TestMix9x9: grids to draw with each mixing (docs/generate.md's table uses 20000)")
 
 // TestMix9x9 compares the deadly-rectangle counts of 9x9 grids drawn with
-// the default mixing and with 16 times as many moves, by a two-sample
-// chi-square test: if the chain has reached its stationary (uniform)
-// distribution, more moves change nothing. Run with -generate.mix9=20000.
+// the default mixing (16 moves per cell) and with 16 times as many moves,
+// by a two-sample chi-square test at level alpha: if the chain has
+// reached its stationary (uniform) distribution, more moves change
+// nothing, and the test fails when the counts differ. So that the check
+// can fail at all, the fill alone (no moves) must differ from the long
+// chain at the same size. The seeds are fixed, so the outcome is the same
+// on every run; -generate.mix9=N sets the draws.
 func TestMix9x9(t *testing.T) {
-	if *mix9 == 0 {
-		t.Skip("a measurement: run with -generate.mix9=N")
-	}
 	draw := func(steps int, seed uint64) map[int]int {
 		generator.SetMixSteps(steps)
 		defer generator.SetMixSteps(16)
@@ -614,29 +612,70 @@ func TestMix9x9(t *testing.T) {
 		}
 		return m
 	}
-	for _, steps := range []int{0, 16} {
-		a, b := draw(steps, 1), draw(256, 2)
-		x, df := 0.0, -1
-		oa, ob := 0, 0
-		keys := slices.Sorted(maps.Keys(b))
-		for i, k := range keys {
-			oa += a[k]
-			ob += b[k]
-			if oa+ob >= 20 || i == len(keys)-1 {
-				d := float64(oa - ob)
-				x += d * d / float64(oa+ob)
-				df++
-				oa, ob = 0, 0
-			}
+	ref := draw(256, 2)
+	for _, c := range []struct {
+		steps   int
+		uniform bool
+	}{{16, true}, {0, false}} {
+		a := draw(c.steps, 1)
+		x, df := twoSampleChiSquare(a, ref)
+		p := stats.ChiSquareUpper(x, df)
+		t.Logf("9x9, %d moves per cell against 256, %d draws each: mean rectangles %.3f vs %.3f; two-sample chi-square %.1f, %d df, p = %.3g",
+			c.steps, *mix9, meanCount(a), meanCount(ref), x, df, p)
+		switch {
+		case c.uniform && p < alpha:
+			t.Errorf("%d moves per cell: rectangle counts differ from 256 moves': chi-square %.1f with %d df, p = %.3g < %g", c.steps, x, df, p, alpha)
+		case !c.uniform && p >= alpha:
+			t.Errorf("the fill alone passes as mixed (chi-square %.1f with %d df, p = %.3g): the check cannot tell a biased sampler at %d draws", x, df, p, *mix9)
 		}
-		mean := func(m map[int]int) float64 {
-			s := 0
-			for k, v := range m {
-				s += k * v
-			}
-			return float64(s) / float64(*mix9)
-		}
-		t.Logf("9x9, %d moves per cell against 256: mean rectangles %.3f vs %.3f; two-sample chi-square %.1f, %d df (limit %.1f at p = 1e-4)",
-			steps, mean(a), mean(b), x, df, chiSquareLimit(df))
 	}
+}
+
+// twoSampleChiSquare compares two samples of equal size, as counts by
+// value, by a chi-square test over the values of either, pooled in order
+// so that each bin holds at least 20 of the two (the last bin joins the one
+// before when it holds fewer). It returns the statistic and its degrees of
+// freedom.
+func twoSampleChiSquare(a, b map[int]int) (float64, int) {
+	keys := slices.Sorted(maps.Keys(a))
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var bins [][2]int
+	var cur [2]int
+	for _, k := range keys {
+		cur[0] += a[k]
+		cur[1] += b[k]
+		if cur[0]+cur[1] >= 20 {
+			bins = append(bins, cur)
+			cur = [2]int{}
+		}
+	}
+	if cur[0]+cur[1] > 0 {
+		if len(bins) == 0 {
+			bins = append(bins, cur)
+		} else {
+			bins[len(bins)-1][0] += cur[0]
+			bins[len(bins)-1][1] += cur[1]
+		}
+	}
+	x := 0.0
+	for _, bin := range bins {
+		d := float64(bin[0] - bin[1])
+		x += d * d / float64(bin[0]+bin[1])
+	}
+	return x, len(bins) - 1
+}
+
+// meanCount returns the mean value of a sample given as counts by value.
+func meanCount(m map[int]int) float64 {
+	s, n := 0, 0
+	for k, v := range m {
+		s += k * v
+		n += v
+	}
+	return float64(s) / float64(n)
 }
