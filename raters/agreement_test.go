@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"sudokulab"
+	"sudokulab/internal/tdoku"
 	"sudokulab/raters"
 )
 
@@ -50,19 +51,19 @@ func TestHumanAgreement(t *testing.T) {
 		hardest = n
 	}
 	lists := []struct {
-		file        string
+		list        tdoku.List
 		n           int
 		maxBeyond   float64 // the largest share of beyond allowed
 		positiveRho bool
 	}{
-		{"puzzles3_magictour_top1465.txt", math.MaxInt, 0.25, true},
-		{"puzzles5_forum_hardest_1905_11+.txt", hardest, 1, true},
-		{"puzzles6_forum_hardest_1106.txt", math.MaxInt, 1, true},
+		{tdoku.Top1465, math.MaxInt, 0.25, true},
+		{tdoku.Hardest1905, hardest, 1, true},
+		{tdoku.Hardest1106, math.MaxInt, 1, true},
 	}
 	human := newRater(t, "human", nil)
 	backtrack := newRater(t, "backtrack", nil)
 	for _, l := range lists {
-		puzzles := tdoku(t, l.file, l.n)
+		puzzles := tdokuFull(t, l.list, l.n)
 		rated := rateAll(t, puzzles, human, backtrack)
 		var hv, bv []float64
 		var humanTime time.Duration
@@ -79,7 +80,7 @@ func TestHumanAgreement(t *testing.T) {
 			s.add(*r.human.Value, *r.backtrack.Value)
 		}
 		if dir := os.Getenv(agreementEnv + "_DUMP"); dir != "" {
-			dumpRatings(t, filepath.Join(dir, l.file+".tsv"), rated)
+			dumpRatings(t, filepath.Join(dir, l.list.File+".tsv"), rated)
 		}
 		rho := spearman(hv, bv)
 		beyond := 0.0
@@ -87,7 +88,7 @@ func TestHumanAgreement(t *testing.T) {
 			beyond = float64(s.n) / float64(len(rated))
 		}
 		t.Logf("%s: %d puzzles; Spearman(human, backtrack) = %.3f; beyond %.1f %%; human %.2f ms/puzzle (%d workers)",
-			l.file, len(rated), rho, 100*beyond, float64(humanTime.Microseconds())/1000/float64(len(rated)), workers())
+			l.list.File, len(rated), rho, 100*beyond, float64(humanTime.Microseconds())/1000/float64(len(rated)), workers())
 		prevMax := math.Inf(-1)
 		for _, name := range []string{"easy", "medium", "hard", "unfair", "extreme", "beyond"} {
 			s := levels[name]
@@ -97,15 +98,15 @@ func TestHumanAgreement(t *testing.T) {
 			t.Logf("  %-8s %5d puzzles  value %8.1f .. %8.1f (mean %8.1f)  mean backtrack guesses %7.1f",
 				name, s.n, s.min, s.max, s.sum/float64(s.n), s.guesses/float64(s.n))
 			if s.min <= prevMax {
-				t.Errorf("%s: level %s has a value %v not above the level below (max %v)", l.file, name, s.min, prevMax)
+				t.Errorf("%s: level %s has a value %v not above the level below (max %v)", l.list.File, name, s.min, prevMax)
 			}
 			prevMax = s.max
 		}
 		if l.positiveRho && !(rho > 0) {
-			t.Errorf("%s: Spearman %.3f, want > 0", l.file, rho)
+			t.Errorf("%s: Spearman %.3f, want > 0", l.list.File, rho)
 		}
 		if beyond >= l.maxBeyond && l.maxBeyond < 1 {
-			t.Errorf("%s: beyond %.1f %%, want below %.0f %%", l.file, 100*beyond, 100*l.maxBeyond)
+			t.Errorf("%s: beyond %.1f %%, want below %.0f %%", l.list.File, 100*beyond, 100*l.maxBeyond)
 		}
 	}
 }

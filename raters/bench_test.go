@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"sudokulab/internal/tdoku"
 	"sudokulab/raters"
 )
 
@@ -11,7 +12,7 @@ import (
 // each rater on one goroutine; the rate command spreads the work over all
 // CPUs (see BenchmarkRateAll in cmd/sudokulab).
 func BenchmarkRaters(b *testing.B) {
-	puzzles := tdoku(b, "puzzles3_magictour_top1465.txt", 1000)
+	puzzles := tdokuFull(b, tdoku.Top1465, 1000)
 	for _, name := range []string{"givens", "backtrack", "human"} {
 		b.Run(name, func(b *testing.B) {
 			in, _ := raters.Default().Lookup(name)

@@ -1,45 +1,25 @@
 package raters_test
 
 import (
-	"bufio"
 	"context"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"sudokulab"
 	"sudokulab/internal/paperdata"
+	"sudokulab/internal/tdoku"
 	"sudokulab/raters"
 	"sudokulab/solvers/exact"
 )
 
-// tdokuDir holds the shared tdoku puzzle files; tests that read it skip
-// when it is missing.
-const tdokuDir = "/work/shared/data/tdoku"
-
-// tdoku returns the first n puzzles of a tdoku file, skipping t if the file
-// is missing.
-func tdoku(t testing.TB, file string, n int) []sudokulab.Grid {
-	f, err := os.Open(filepath.Join(tdokuDir, file))
+// tdokuFull returns the first n puzzles of a tdoku list from the shared
+// data folder, failing tb, naming the file, when it is missing.
+func tdokuFull(tb testing.TB, l tdoku.List, n int) []sudokulab.Grid {
+	tb.Helper()
+	g, err := tdoku.Full(l)
 	if err != nil {
-		t.Skipf("tdoku data: %v", err)
+		tb.Fatal(err)
 	}
-	defer f.Close()
-	var out []sudokulab.Grid
-	sc := bufio.NewScanner(f)
-	for sc.Scan() && len(out) < n {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		g, err := sudokulab.Parse(strings.Fields(line)[0])
-		if err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		out = append(out, g)
-	}
-	return out
+	return g[:min(n, len(g))]
 }
 
 // checkSound solves g logically and fails t if a step places a digit the
@@ -79,15 +59,20 @@ func TestSoundOnPaperPuzzles(t *testing.T) {
 	}
 }
 
+// TestSoundOnTdoku checks the soundness of every step on the committed
+// samples of three tdoku lists (the first 300 puzzles of each, 30 with
+// -short), whose hard puzzles need the chain, ALS and forcing-net
+// techniques.
 func TestSoundOnTdoku(t *testing.T) {
 	n := 300
 	if testing.Short() {
 		n = 30
 	}
 	used := map[raters.Technique]int{}
-	for _, file := range []string{"puzzles2_17_clue.txt", "puzzles3_magictour_top1465.txt", "puzzles6_forum_hardest_1106.txt"} {
-		for _, g := range tdoku(t, file, n) {
-			tr := checkSound(t, file+":"+g.String(), g)
+	for _, l := range []tdoku.List{tdoku.Clue17, tdoku.Top1465, tdoku.Hardest1106} {
+		sample := tdoku.Sample(l)
+		for _, g := range sample[:min(n, len(sample))] {
+			tr := checkSound(t, l.Name+":"+g.String(), g)
 			for _, s := range tr.Steps {
 				used[s.Technique]++
 			}

@@ -1,14 +1,12 @@
 package symmetry_test
 
 import (
-	"bufio"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"sudokulab"
+	"sudokulab/internal/tdoku"
 	"sudokulab/symmetry"
 )
 
@@ -118,7 +116,7 @@ func TestFormInvariant(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var z symmetry.Canonicalizer
 	puzzles := append([]string(nil), samples...)
-	puzzles = append(puzzles, readSome(t, 200)...)
+	puzzles = append(puzzles, clue17(200)...)
 	for _, s := range puzzles {
 		g := parse(t, s)
 		want, err := z.Form(g)
@@ -137,11 +135,17 @@ func TestFormInvariant(t *testing.T) {
 	}
 }
 
+// TestFormDistinguishes computes the forms of the committed sample of
+// Royle's 17-clue puzzles, which are pairwise inequivalent: no two may
+// share a form.
 func TestFormDistinguishes(t *testing.T) {
-	// Royle's 17-clue puzzles are pairwise inequivalent.
 	seen := map[string]string{}
 	var z symmetry.Canonicalizer
-	for _, s := range readSome(t, 2000) {
+	puzzles := clue17(tdoku.SampleSize)
+	if len(puzzles) != tdoku.SampleSize {
+		t.Fatalf("%d puzzles of the 17-clue sample, want %d", len(puzzles), tdoku.SampleSize)
+	}
+	for _, s := range puzzles {
 		f, _ := z.Form(parse(t, s))
 		if other, ok := seen[f]; ok {
 			t.Fatalf("%s and %s have the same form %s", s, other, f)
@@ -164,39 +168,27 @@ func TestIdentity(t *testing.T) {
 	}
 }
 
-// readSome returns up to n puzzles of Royle's 17-clue list beside the
-// repository, or none when it is missing.
-func readSome(t testing.TB, n int) []string {
-	f, err := os.Open(filepath.Join("..", "..", "shared", "data", "tdoku", "puzzles2_17_clue.txt"))
-	if err != nil {
-		t.Logf("no tdoku list: %v", err)
-		return nil
-	}
-	defer f.Close()
+// clue17 returns the first n puzzles of the committed sample of Royle's
+// 17-clue list.
+func clue17(n int) []string {
 	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() && len(out) < n {
-		s := strings.TrimSpace(sc.Text())
-		if len(s) == 81 && s[0] != '#' {
-			out = append(out, s)
-		}
+	for _, g := range tdoku.Sample(tdoku.Clue17)[:n] {
+		out = append(out, g.String())
 	}
 	return out
 }
 
-// BenchmarkForm computes the forms of the tdoku lists beside the
-// repository, reporting the time per puzzle.
+// BenchmarkForm computes the forms of the first 20,000 puzzles of three
+// tdoku lists in the shared data folder (see internal/shareddata),
+// reporting the time per puzzle.
 func BenchmarkForm(b *testing.B) {
-	lists := []string{"puzzles2_17_clue.txt", "puzzles3_magictour_top1465.txt", "puzzles5_forum_hardest_1905_11+.txt"}
-	for _, name := range lists {
-		var grids []sudokulab.Grid
-		for _, s := range readFile(b, name, 20000) {
-			grids = append(grids, parse(b, s))
+	for _, l := range []tdoku.List{tdoku.Clue17, tdoku.Top1465, tdoku.Hardest1905} {
+		grids, err := tdoku.Full(l)
+		if err != nil {
+			b.Fatal(err)
 		}
-		if len(grids) == 0 {
-			b.Skip("no tdoku lists")
-		}
-		b.Run(strings.TrimSuffix(name, ".txt"), func(b *testing.B) {
+		grids = grids[:min(len(grids), 20000)]
+		b.Run(strings.TrimSuffix(l.File, ".txt"), func(b *testing.B) {
 			var z symmetry.Canonicalizer
 			i := 0
 			for b.Loop() {
@@ -206,21 +198,4 @@ func BenchmarkForm(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "us/puzzle")
 		})
 	}
-}
-
-func readFile(t testing.TB, name string, n int) []string {
-	f, err := os.Open(filepath.Join("..", "..", "shared", "data", "tdoku", name))
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() && len(out) < n {
-		s := strings.TrimSpace(sc.Text())
-		if len(s) == 81 && s[0] != '#' {
-			out = append(out, s)
-		}
-	}
-	return out
 }

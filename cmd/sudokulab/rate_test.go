@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -16,6 +14,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/internal/gridgen"
+	"sudokulab/internal/tdoku"
 	"sudokulab/raters"
 	"sudokulab/solvers"
 )
@@ -98,26 +97,17 @@ func TestRateErrors(t *testing.T) {
 }
 
 // BenchmarkRateAll rates 1,000 tdoku puzzles (the magictour top 1465, hard
-// for backtracking) by every rater but empirical on all CPUs, as rate does.
+// for backtracking, from the shared data folder) by every rater but
+// empirical on all CPUs, as rate does.
 func BenchmarkRateAll(b *testing.B) {
-	f, err := os.Open("/work/shared/data/tdoku/puzzles3_magictour_top1465.txt")
+	list, err := tdoku.Full(tdoku.Top1465)
 	if err != nil {
-		b.Skipf("tdoku data: %v", err)
+		b.Fatal(err)
 	}
 	var work []rateJob
-	sc := bufio.NewScanner(f)
-	for sc.Scan() && len(work) < 1000 {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		g, err := sudokulab.Parse(line)
-		if err != nil {
-			b.Fatal(err)
-		}
-		work = append(work, rateJob{puzzle: sudokulab.Puzzle{ID: int64(len(work) + 1), Givens: g}})
+	for i, g := range list[:1000] {
+		work = append(work, rateJob{puzzle: sudokulab.Puzzle{ID: int64(i + 1), Givens: g}})
 	}
-	f.Close()
 	ctx := context.Background()
 	rs, err := makeRaters(ctx, nil, raters.Default(), "all", nil)
 	if err != nil {

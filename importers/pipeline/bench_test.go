@@ -16,31 +16,23 @@ import (
 	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/importers/pipeline"
+	"sudokulab/internal/tdoku"
 	"sudokulab/symmetry"
 )
 
-// tdokuDir holds the tdoku lists, beside the repository.
-var tdokuDir = filepath.Join("..", "..", "..", "shared", "data", "tdoku")
-
-// seedPuzzles reads the 9x9 puzzles of the tdoku lists of typical
-// difficulty: Royle's 17-clue puzzles and magictour's top 1465 (the exact
-// solver takes 10-60 us on them; the forum's hardest lists, at 200-400 us
-// a puzzle, are not typical of a collection and are left out).
+// seedPuzzles reads the puzzles of the tdoku lists of typical difficulty
+// from the shared data folder: Royle's 17-clue puzzles and magictour's top
+// 1465 (the exact solver takes 10-60 us on them; the forum's hardest
+// lists, at 200-400 us a puzzle, are not typical of a collection and are
+// left out).
 func seedPuzzles(tb testing.TB) []sudokulab.Grid {
 	var out []sudokulab.Grid
-	for _, name := range []string{"puzzles2_17_clue.txt", "puzzles3_magictour_top1465.txt"} {
-		f, err := os.Open(filepath.Join(tdokuDir, name))
+	for _, l := range []tdoku.List{tdoku.Clue17, tdoku.Top1465} {
+		list, err := tdoku.Full(l)
 		if err != nil {
-			tb.Skipf("no tdoku lists: %v", err)
+			tb.Fatal(err)
 		}
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			s := strings.TrimSpace(sc.Text())
-			if len(s) == 81 && s[0] != '#' {
-				out = append(out, sudokulab.MustParse(s))
-			}
-		}
-		f.Close()
+		out = append(out, list...)
 	}
 	return out
 }
@@ -113,25 +105,30 @@ func BenchmarkImport(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				var ms runtime.MemStats
-				peak := uint64(0)
-				done := make(chan bool)
+				// The sampler hands its peak over on a channel when told to
+				// stop, so the benchmark reads it only once the sampler is done.
+				done, peakc := make(chan struct{}), make(chan uint64)
 				go func() {
+					var ms runtime.MemStats
+					peak := uint64(0)
+					tick := time.NewTicker(50 * time.Millisecond)
+					defer tick.Stop()
 					for {
-						select {
-						case <-done:
-							return
-						default:
-						}
 						runtime.ReadMemStats(&ms)
 						peak = max(peak, ms.HeapInuse)
-						time.Sleep(50 * time.Millisecond)
+						select {
+						case <-done:
+							peakc <- peak
+							return
+						case <-tick.C:
+						}
 					}
 				}()
 				b.StartTimer()
 				res, err := pipeline.ImportFile(context.Background(), d, path, pipeline.Options{})
 				b.StopTimer()
 				close(done)
+				peak := <-peakc
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -6,6 +6,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/internal/paperdata"
+	"sudokulab/internal/shareddata"
 )
 
 func TestPuzzles(t *testing.T) {
@@ -27,11 +28,16 @@ func TestPuzzles(t *testing.T) {
 }
 
 // TestSameAsShared checks that the embedded copy has not drifted from
-// shared/data/paper-puzzles.csv, where that folder sits beside the clone.
+// data/paper-puzzles.csv in the shared data folder (see
+// internal/shareddata); it fails, naming the file, when that is missing.
 func TestSameAsShared(t *testing.T) {
-	b, err := os.ReadFile("../../../shared/data/paper-puzzles.csv")
+	path, err := shareddata.Path("data/paper-puzzles.csv")
 	if err != nil {
-		t.Skipf("shared data not beside the clone: %v", err)
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if string(b) != paperdata.CSV {
 		t.Error("internal/paperdata/paper-puzzles.csv differs from shared/data/paper-puzzles.csv; copy it again")

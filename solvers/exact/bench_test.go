@@ -1,60 +1,31 @@
 package exact_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"sudokulab"
+	"sudokulab/internal/tdoku"
 	"sudokulab/solvers/exact"
 )
 
-// tdokuDir holds the tdoku benchmark lists, beside the repository.
-var tdokuDir = filepath.Join("..", "..", "..", "shared", "data", "tdoku")
-
-// tdokuLists are the benchmark lists, all of unique puzzles.
-var tdokuLists = []struct{ name, file string }{
-	{"17clue", "puzzles2_17_clue.txt"},
-	{"top1465", "puzzles3_magictour_top1465.txt"},
-	{"hardest1905_11+", "puzzles5_forum_hardest_1905_11+.txt"},
-	{"hardest1106", "puzzles6_forum_hardest_1106.txt"},
-}
-
-// readList reads a puzzle list: one puzzle a line, '#' comments, blank
-// lines and CR ignored. It returns nil when the file is missing.
-func readList(tb testing.TB, path string) []sudokulab.Grid {
+// listPuzzles returns the puzzles of a tdoku list a test checks: the
+// whole list from the shared data folder when full is set (failing tb,
+// naming the file, when it is missing), otherwise perList puzzles of the
+// committed sample, evenly spaced.
+func listPuzzles(tb testing.TB, l tdoku.List, perList int, full bool) []sudokulab.Grid {
 	tb.Helper()
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		return nil
+	if !full {
+		return tdoku.Spread(tdoku.Sample(l), perList)
 	}
+	list, err := tdoku.Full(l)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer f.Close()
-	var out []sudokulab.Grid
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		s := strings.TrimSpace(sc.Text())
-		if s == "" || s[0] == '#' {
-			continue
-		}
-		g, err := sudokulab.Parse(s)
-		if err != nil {
-			tb.Fatalf("%s:%d: %v", path, line, err)
-		}
-		out = append(out, g)
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
-	}
-	return out
+	return list
 }
 
 type solver interface {
@@ -70,13 +41,10 @@ type solver interface {
 // The General variants run the general engine on the same lists, to show
 // what the dedicated 9x9 engine gains.
 func BenchmarkTdoku(b *testing.B) {
-	for _, l := range tdokuLists {
-		puzzles := readList(b, filepath.Join(tdokuDir, l.file))
+	for _, l := range tdoku.Lists {
+		puzzles := listPuzzles(b, l, 0, true)
 		for _, engine := range []string{"Fast9", "General"} {
-			b.Run(engine+"/"+l.name, func(b *testing.B) {
-				if puzzles == nil {
-					b.Skipf("%s not found in %s", l.file, tdokuDir)
-				}
+			b.Run(engine+"/"+l.Name, func(b *testing.B) {
 				var s solver = exact.New(sudokulab.Classic)
 				if engine == "General" {
 					if testing.Short() {

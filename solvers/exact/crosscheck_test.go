@@ -4,10 +4,10 @@ import (
 	"context"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"sudokulab"
+	"sudokulab/internal/tdoku"
 	"sudokulab/solvers/exact"
 )
 
@@ -17,18 +17,20 @@ import (
 const crossCheckEnv = "SUDOKULAB_EXACT_CROSSCHECK"
 
 // TestCrossCheck holds the 9x9 engine against the general engine on a
-// deterministic sample of the tdoku lists (500 puzzles of each) and on
+// the committed samples of the tdoku lists (1,875 puzzles, see
+// internal/tdoku; 100 of each with -short) and on
 // generated puzzles with zero, one or many solutions: the same count up to
 // 2, the same first solution, the same effort. With
-// SUDOKULAB_EXACT_CROSSCHECK=1 it checks every puzzle of the lists and
-// 20,000 generated ones, which takes minutes:
+// SUDOKULAB_EXACT_CROSSCHECK=1 it checks every puzzle of the full lists in
+// the shared data folder (see internal/shareddata) and 20,000 generated
+// ones, which takes minutes:
 //
 //	SUDOKULAB_EXACT_CROSSCHECK=1 go test ./solvers/exact/ -run CrossCheck -v -timeout 60m
 func TestCrossCheck(t *testing.T) {
 	full := os.Getenv(crossCheckEnv) != ""
-	perList, generated := 500, 500
+	perList, generated := tdoku.SampleSize, 500
 	if full {
-		perList, generated = 1<<30, 20000
+		generated = 20000
 	}
 	if testing.Short() && !full {
 		perList, generated = 100, 100
@@ -55,15 +57,9 @@ func TestCrossCheck(t *testing.T) {
 		}
 		checked++
 	}
-	for _, l := range tdokuLists {
-		list := readList(t, filepath.Join(tdokuDir, l.file))
-		if list == nil {
-			t.Logf("%s not found in %s; left out", l.file, tdokuDir)
-			continue
-		}
-		step := max(1, len(list)/perList)
-		for i := 0; i < len(list); i += step {
-			check(l.name, list[i])
+	for _, l := range tdoku.Lists {
+		for _, p := range listPuzzles(t, l, perList, full) {
+			check(l.Name, p)
 		}
 	}
 	rng := rand.New(rand.NewPCG(2024, 15))

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"sudokulab"
 	"sudokulab/internal/paperdata"
+	"sudokulab/internal/tdoku"
 	"sudokulab/solvers/exact"
 )
 
@@ -348,7 +348,7 @@ func TestGeneratedLarge(t *testing.T) {
 }
 
 // TestEngines9x9 holds the dedicated 9x9 engine against the general one,
-// effort included, on generated puzzles and on samples of the tdoku lists.
+// effort included, on generated puzzles and on 150 puzzles of each committed tdoku sample.
 func TestEngines9x9(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	fast, general := exact.New(sudokulab.Classic), exact.NewGeneral(sudokulab.Classic)
@@ -358,16 +358,8 @@ func TestEngines9x9(t *testing.T) {
 		puzzles = append(puzzles, withHoles(rng, full, 40+rng.IntN(30)))
 		puzzles = append(puzzles, randomGivens(rng, sudokulab.Classic, 10+rng.IntN(20)))
 	}
-	for _, l := range tdokuLists {
-		list := readList(t, filepath.Join(tdokuDir, l.file))
-		if list == nil {
-			t.Logf("%s not found in %s; its sample is left out", l.file, tdokuDir)
-			continue
-		}
-		step := max(1, len(list)/150)
-		for i := 0; i < len(list); i += step {
-			puzzles = append(puzzles, list[i])
-		}
+	for _, l := range tdoku.Lists {
+		puzzles = append(puzzles, listPuzzles(t, l, 150, false)...)
 	}
 	for _, p := range puzzles {
 		for _, limit := range []int{1, 2, 3} {

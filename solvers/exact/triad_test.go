@@ -8,28 +8,25 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"sudokulab"
+	"sudokulab/internal/tdoku"
 	"sudokulab/solvers/exact"
 	"sudokulab/solvers/exact/internal/triad"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// listSamples returns about perList puzzles of each tdoku list there is.
-func listSamples(t *testing.T, perList int) []sudokulab.Grid {
+// listSamples returns perList puzzles of each committed tdoku sample, or
+// every puzzle of the full lists when full is set.
+func listSamples(t *testing.T, perList int, full bool) []sudokulab.Grid {
 	t.Helper()
 	var out []sudokulab.Grid
-	for _, l := range tdokuLists {
-		list := readList(t, filepath.Join(tdokuDir, l.file))
-		step := max(1, len(list)/perList)
-		for i := 0; i < len(list); i += step {
-			out = append(out, list[i])
-		}
+	for _, l := range tdoku.Lists {
+		out = append(out, listPuzzles(t, l, perList, full)...)
 	}
 	return out
 }
@@ -71,18 +68,22 @@ func generatedCorpus(t *testing.T, generated int) []sudokulab.Grid {
 
 // TestTriad holds the triad engine (in whichever build this is) against
 // the general engine: the same count up to 1 and 2; the same solution
-// when it is unique, and a valid one otherwise. With
-// SUDOKULAB_EXACT_CROSSCHECK=1 it checks every puzzle of the tdoku lists
-// and 100,000 generated ones, which takes minutes; run it in both builds:
+// when it is unique, and a valid one otherwise, on the committed samples
+// of the four tdoku lists (1,875 puzzles; 100 of each with -short), the
+// paper puzzles and 2,000 generated ones. With
+// SUDOKULAB_EXACT_CROSSCHECK=1 it checks every puzzle of the full tdoku
+// lists (in the shared data folder) and 100,000 generated ones, which
+// takes minutes; run it in both builds:
 //
 //	SUDOKULAB_EXACT_CROSSCHECK=1 GOEXPERIMENT=simd go test ./solvers/exact/ -run 'Triad$' -v -timeout 60m
 func TestTriad(t *testing.T) {
 	if !triad.Runs() {
 		t.Skip("the vector build of the triad engine needs AVX2")
 	}
-	perList, generated := 500, 2000
-	if os.Getenv(crossCheckEnv) != "" {
-		perList, generated = 1<<30, 100000
+	full := os.Getenv(crossCheckEnv) != ""
+	perList, generated := tdoku.SampleSize, 2000
+	if full {
+		generated = 100000
 	} else if testing.Short() {
 		perList, generated = 100, 400
 	}
@@ -90,7 +91,7 @@ func TestTriad(t *testing.T) {
 	var tr triad.Solver
 	ctx := context.Background()
 	counts, checked := map[int]int{}, 0
-	corpus := listSamples(t, perList)
+	corpus := listSamples(t, perList, full)
 	for _, pp := range readPaperPuzzles(t) {
 		if pp.puzzle.Shape == sudokulab.Classic {
 			corpus = append(corpus, pp.puzzle)
