@@ -73,6 +73,9 @@ type Collection struct {
 	Description string `db:"description"`
 	// CreatedAt is when the collection was created.
 	CreatedAt time.Time `db:"created_at"`
+	// Frozen is set for a collection made by sudokulab collections add:
+	// imports do not add to it.
+	Frozen bool `db:"frozen"`
 	// Puzzles is the number of member puzzles. It is not a column: package
 	// db fills it in when listing collections.
 	Puzzles int `db:"puzzles"`
@@ -158,6 +161,9 @@ type Rating struct {
 	Details string `db:"details"`
 	// RatedAt is when the rating was computed.
 	RatedAt time.Time `db:"rated_at"`
+	// ImportID is the import whose file gave the rating (its claim, kept
+	// beside the lab's own), or 0 for a rating computed here.
+	ImportID int64 `db:"import_id"`
 }
 
 // Config is one row of the configs table: a named solver configuration. Its

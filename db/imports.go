@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,8 +28,12 @@ type ImportRow struct {
 	// ImportID, SourceLine and Metadata (empty or a JSON object, not
 	// checked) are used; the position is the next one of the collection.
 	Membership sudokulab.Membership
-	// Ratings are stored for the puzzle (PuzzleID is set by Write),
-	// replacing ratings by the same raters.
+	// Ratings are the file's ratings of the puzzle (PuzzleID is set by
+	// Write), stored with Membership.ImportID as their import_id. They
+	// never replace a rating computed here (import_id NULL) nor change an
+	// equal one; a rating named FileRater(r) equal to the computed rating
+	// r is not stored (the lab knows it already). Another import's rating
+	// of the same name and another value is replaced.
 	Ratings []sudokulab.Rating
 	// Created is set by Write when the puzzle was not stored before (an
 	// earlier row of the batch storing it counts as before).
@@ -36,6 +41,11 @@ type ImportRow struct {
 	// Added is set by Write when the membership is new: a puzzle already
 	// in the collection keeps its place, label and metadata.
 	Added bool
+	// Frozen is set by Write when the membership was not written because
+	// the collection is frozen (collections.frozen) and does not hold the
+	// puzzle, unless the writer's AddToFrozen is set. AddMemberships can
+	// put the row into another collection.
+	Frozen bool
 }
 
 // ImportWriter writes imported puzzles, their memberships and ratings in
@@ -52,6 +62,11 @@ type ImportWriter struct {
 	now   string        // the time of the rows, in the stored form
 	nowT  time.Time     // the same, as read back
 	stmts map[string]*sqlx.Stmt
+	// frozen tells, per collection written to, whether it is frozen.
+	frozen map[int64]bool
+	// AddToFrozen lets Write add puzzles to frozen collections, as it
+	// adds to the others; by default it adds none (see ImportRow.Frozen).
+	AddToFrozen bool
 }
 
 // Preparer is a database or transaction that prepares statements.
@@ -63,7 +78,7 @@ type Preparer interface {
 // NewImportWriter returns a writer on x, normally a transaction; make a
 // new one for each transaction. Close it before the transaction ends.
 func NewImportWriter(x Preparer) *ImportWriter {
-	w := &ImportWriter{x: x, next: map[int64]int{}, now: FormatTime(now()), stmts: map[string]*sqlx.Stmt{}}
+	w := &ImportWriter{x: x, next: map[int64]int{}, frozen: map[int64]bool{}, now: FormatTime(now()), stmts: map[string]*sqlx.Stmt{}}
 	w.nowT, _ = ParseTime(w.now)
 	return w
 }
@@ -168,6 +183,22 @@ func (w *ImportWriter) Write(ctx context.Context, rows []ImportRow) error {
 			return err
 		}
 		if err := w.ratings(ctx, part); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AddMemberships writes the memberships of rows whose puzzles Write has
+// stored (their Puzzle.ID set), as Write does: for rows Write left out of
+// a frozen collection, with another Membership.CollectionID.
+func (w *ImportWriter) AddMemberships(ctx context.Context, rows []ImportRow) error {
+	for start := 0; start < len(rows); start += chunk {
+		part := rows[start:min(start+chunk, len(rows))]
+		for i := range part {
+			part[i].Created, part[i].Frozen = false, false
+		}
+		if err := w.memberships(ctx, part); err != nil {
 			return err
 		}
 	}
@@ -387,16 +418,22 @@ func (w *ImportWriter) memberships(ctx context.Context, rows []ImportRow) error 
 		if present[k] {
 			continue
 		}
-		present[k] = true
 		pos, ok := w.next[m.CollectionID]
 		if !ok {
-			var last int
-			if err := x.QueryRowxContext(ctx, x.Rebind(`SELECT COALESCE(MAX(position), 0) FROM collection_puzzles WHERE collection_id = ?`),
-				m.CollectionID).Scan(&last); err != nil {
+			var last, frozen int
+			if err := x.QueryRowxContext(ctx, x.Rebind(`SELECT COALESCE(MAX(cp.position), 0), MAX(c.frozen)
+				FROM collections c LEFT JOIN collection_puzzles cp ON cp.collection_id = c.id WHERE c.id = ?`),
+				m.CollectionID).Scan(&last, &frozen); err != nil {
 				return dbError(err, "import memberships")
 			}
-			pos = last + 1
+			pos, w.frozen[m.CollectionID] = last+1, frozen == 1
 		}
+		if w.frozen[m.CollectionID] && !w.AddToFrozen {
+			w.next[m.CollectionID] = pos
+			rows[i].Frozen = true
+			continue
+		}
+		present[k] = true
 		w.next[m.CollectionID] = pos + 1
 		m.Position, m.AddedAt = pos, time.Time{}
 		rows[i].Added = true
@@ -417,20 +454,69 @@ type ratingKey struct {
 	rater  string
 }
 
+// FileRaterPrefix starts the name under which an import stores a file's
+// rating named after one of the lab's raters: a file's "human" is stored
+// as "file:human", beside the "human" the lab computes.
+const FileRaterPrefix = "file:"
+
+// FileRater returns the name of a file's rating named rater when rater is
+// one of the lab's raters (lab lists their names): FileRaterPrefix+rater;
+// other names are kept.
+func FileRater(rater string, lab []string) string {
+	if slices.Contains(lab, rater) {
+		return FileRaterPrefix + rater
+	}
+	return rater
+}
+
+// storedRating is what a stored rating says, for comparing an imported
+// one with it.
+type storedRating struct {
+	value    *float64
+	label    string
+	computed bool
+}
+
 // ratings stores the ratings of at most chunk rows; of two ratings of a
-// puzzle by one rater the later wins.
+// puzzle by one rater the later wins. A rating that would replace a
+// computed one, or change nothing, or repeat the computed rating a
+// FileRater name stands for, is left out.
 func (w *ImportWriter) ratings(ctx context.Context, rows []ImportRow) error {
 	last := map[ratingKey]sudokulab.Rating{}
 	var order []ratingKey
+	var stored []any // puzzles stored before that the file rates
 	for _, r := range rows {
+		if len(r.Ratings) > 0 && !r.Created {
+			stored = append(stored, r.Puzzle.ID)
+		}
 		for _, x := range r.Ratings {
 			x.PuzzleID = r.Puzzle.ID
+			if x.ImportID == 0 {
+				x.ImportID = r.Membership.ImportID
+			}
 			k := ratingKey{x.PuzzleID, x.Rater}
 			if _, ok := last[k]; !ok {
 				order = append(order, k)
 			}
 			last[k] = x
 		}
+	}
+	if len(stored) > 0 {
+		have, err := w.storedRatings(ctx, stored)
+		if err != nil {
+			return err
+		}
+		order = slices.DeleteFunc(order, func(k ratingKey) bool {
+			r := last[k]
+			if s, ok := have[k]; ok && (s.computed || sameValue(s.value, r.Value) && s.label == r.Label) {
+				return true
+			}
+			if name, ok := strings.CutPrefix(k.rater, FileRaterPrefix); ok {
+				s, ok := have[ratingKey{k.puzzle, name}]
+				return ok && s.computed && sameValue(s.value, r.Value)
+			}
+			return false
+		})
 	}
 	for start := 0; start < len(order); start += chunk {
 		part := order[start:min(start+chunk, len(order))]
@@ -440,19 +526,54 @@ func (w *ImportWriter) ratings(ctx context.Context, rows []ImportRow) error {
 			if r.Options == "" {
 				r.Options = "{}"
 			}
-			args = append(args, r.PuzzleID, r.Rater, r.RaterVersion, r.Options, r.Value, nullStr(r.Label), nullStr(r.Details), w.now)
+			args = append(args, r.PuzzleID, r.Rater, r.RaterVersion, r.Options, r.Value, nullStr(r.Label), nullStr(r.Details), w.now, nullID(r.ImportID))
 		}
+		// The WHERE keeps a computed rating even if one came in since.
 		err := w.exec(ctx, w.x.Rebind(`
-			INSERT INTO ratings (puzzle_id, rater, rater_version, options, value, label, details, rated_at)
-			VALUES `+values(len(part), 8)+`
+			INSERT INTO ratings (puzzle_id, rater, rater_version, options, value, label, details, rated_at, import_id)
+			VALUES `+values(len(part), 9)+`
 			ON CONFLICT (puzzle_id, rater) DO UPDATE SET
 				rater_version = excluded.rater_version, options = excluded.options, value = excluded.value,
-				label = excluded.label, details = excluded.details, rated_at = excluded.rated_at`), len(part), args...)
+				label = excluded.label, details = excluded.details, rated_at = excluded.rated_at, import_id = excluded.import_id
+			WHERE ratings.import_id IS NOT NULL`), len(part), args...)
 		if err != nil {
 			return dbError(err, "import ratings")
 		}
 	}
 	return nil
+}
+
+// storedRatings reads the ratings of the puzzles ids.
+func (w *ImportWriter) storedRatings(ctx context.Context, ids []any) (map[ratingKey]storedRating, error) {
+	rows, err := w.query(ctx, w.x.Rebind(`SELECT puzzle_id, rater, value, label, import_id FROM ratings
+		WHERE puzzle_id IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ")+`)`), len(ids), ids...)
+	if err != nil {
+		return nil, dbError(err, "import ratings")
+	}
+	defer rows.Close()
+	out := map[ratingKey]storedRating{}
+	for rows.Next() {
+		var (
+			k   ratingKey
+			s   storedRating
+			imp sql.NullInt64
+		)
+		if err := rows.Scan(&k.puzzle, &k.rater, &s.value, strCol{&s.label}, &imp); err != nil {
+			return nil, dbError(err, "import ratings")
+		}
+		s.computed = !imp.Valid
+		out[k] = s
+	}
+	return out, dbError(rows.Err(), "import ratings")
+}
+
+// sameValue reports whether two rating values are equal (both NULL, or
+// the same number).
+func sameValue(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
 }
 
 // importCols are the columns scanImport reads.
@@ -509,11 +630,11 @@ func ImportTable(ctx context.Context, x sqlx.ExtContext, collection string) (Tab
 func GetCollection(ctx context.Context, x sqlx.ExtContext, name string) (*sudokulab.Collection, error) {
 	var c sudokulab.Collection
 	err := x.QueryRowxContext(ctx, x.Rebind(`
-		SELECT c.id, c.name, c.description, c.created_at,
+		SELECT c.id, c.name, c.description, c.created_at, c.frozen,
 		       (SELECT COUNT(*) FROM collection_puzzles cp JOIN puzzles p ON p.id = cp.puzzle_id
 		        WHERE cp.collection_id = c.id AND `+notLoading("cp.import_id")+` AND `+notLoading("p.import_id")+`)
 		FROM collections c WHERE c.name = ?`), name).
-		Scan(&c.ID, &c.Name, &c.Description, timeCol{&c.CreatedAt}, &c.Puzzles)
+		Scan(&c.ID, &c.Name, &c.Description, timeCol{&c.CreatedAt}, &c.Frozen, &c.Puzzles)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, sudokulab.Errorf(sudokulab.ENOTFOUND, "no collection %q (sudokulab collections list shows them)", name)
 	}
@@ -554,42 +675,120 @@ func DeleteCollection(ctx context.Context, x sqlx.ExtContext, name string) (memb
 	return c.Puzzles, nil
 }
 
-// FreezeCollection creates the collection called name holding, in order
-// of id, the puzzles having a row of the view puzzle_catalog that matches
-// the SQL predicate where (empty: every puzzle of the view, so none that
-// an import still loading stored), and returns how many. An
-// existing name is an ECONFLICT error; a predicate the database rejects an
-// EINVALID one.
-func FreezeCollection(ctx context.Context, x sqlx.ExtContext, name, description, where string) (int, error) {
-	if _, err := GetCollection(ctx, x, name); err == nil {
-		return 0, sudokulab.Errorf(sudokulab.ECONFLICT, "collection %s exists; choose another name or remove it first (sudokulab collections rm %s)", name, name)
-	} else if sudokulab.ErrorCode(err) != sudokulab.ENOTFOUND {
+// Freeze says what FreezeCollection puts in a collection. Where, OrderBy
+// and Label are SQL over the view puzzle_catalog, pasted into the query
+// as given (checked to be one expression or list, without ';').
+type Freeze struct {
+	// Description says what the collection is for.
+	Description string
+	// Where is the predicate selecting the puzzles; empty means every
+	// puzzle of the view (so none that an import still loading stored).
+	Where string
+	// OrderBy orders the selection (an ORDER BY list, such as
+	// "givens DESC"), ties broken by id; empty means the order of the
+	// collections the puzzles are in: by collection name, then position,
+	// puzzles in no collection last by id. A puzzle in several rows of the
+	// view takes the place of its first.
+	OrderBy string
+	// Label is the label of each puzzle in the collection, an expression
+	// such as "'hard-' || position"; empty means the label of the
+	// puzzle's first row (its label in the collection it comes from).
+	Label string
+	// Replace lets the collection exist: its puzzles are replaced by the
+	// selection (taken before the old ones go, so it may select them).
+	// Without it an existing name is an ECONFLICT error.
+	Replace bool
+}
+
+// FreezeCollection creates the collection called name, marked frozen,
+// holding the puzzles f selects, in their order (position 1, 2, ...) with
+// their labels, and returns how many. Imports do not add to a frozen
+// collection (see ImportWriter.AddToFrozen). An existing name is an
+// ECONFLICT error unless f.Replace; SQL the database rejects an EINVALID
+// one.
+func FreezeCollection(ctx context.Context, x sqlx.ExtContext, name string, f Freeze) (int, error) {
+	old, err := GetCollection(ctx, x, name)
+	switch {
+	case err == nil && !f.Replace:
+		return 0, sudokulab.Errorf(sudokulab.ECONFLICT, "collection %s exists; replace its puzzles with --replace, choose another name, or remove it first (sudokulab collections rm %s)", name, name)
+	case err != nil && sudokulab.ErrorCode(err) != sudokulab.ENOTFOUND:
 		return 0, err
 	}
-	pred := " WHERE id IN (SELECT id FROM puzzle_catalog)"
-	if strings.TrimSpace(where) != "" {
-		if err := checkPredicate(where); err != nil {
+	for _, e := range []string{f.Where, f.OrderBy, f.Label} {
+		if err := checkPredicate(e); err != nil {
 			return 0, err
 		}
-		pred = " WHERE id IN (SELECT id FROM puzzle_catalog WHERE (" + where + "\n))"
 	}
-	id, err := EnsureCollection(ctx, x, name, description)
-	if err != nil {
-		return 0, err
+	pred, order, label := "1 = 1", "collection IS NULL, collection, position", "label"
+	if strings.TrimSpace(f.Where) != "" {
+		pred = f.Where
 	}
-	// No placeholders, so no Rebind: a '?' in the predicate is the user's.
-	res, err := x.ExecContext(ctx, `
-		INSERT INTO collection_puzzles (collection_id, puzzle_id, position, added_at)
-		SELECT `+strconv.FormatInt(id, 10)+`, id, ROW_NUMBER() OVER (ORDER BY id), '`+FormatTime(now())+`'
-		FROM puzzles`+pred)
+	if strings.TrimSpace(f.OrderBy) != "" {
+		order = f.OrderBy
+	}
+	if strings.TrimSpace(f.Label) != "" {
+		label = f.Label
+	}
+	// No placeholders, so no Rebind: a '?' in the SQL is the user's.
+	rows, err := x.QueryxContext(ctx, `
+		SELECT id, label FROM (
+			SELECT id, label, rn, ROW_NUMBER() OVER (PARTITION BY id ORDER BY rn) AS k FROM (
+				SELECT id, CAST((`+label+"\n"+`) AS TEXT) AS label, ROW_NUMBER() OVER (ORDER BY `+order+"\n"+`, id) AS rn
+				FROM puzzle_catalog WHERE (`+pred+"\n"+`)) a) b
+		WHERE k = 1 ORDER BY rn`)
 	if err != nil {
 		if ctx.Err() != nil {
 			return 0, ctx.Err()
 		}
-		return 0, sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: %s", where, dbMessage(err))
+		return 0, sudokulab.Errorf(sudokulab.EINVALID, "collection %s: %s", name, dbMessage(err))
 	}
-	n, err := res.RowsAffected()
-	return int(n), dbError(err, "freeze collection "+name)
+	type member struct {
+		id    int64
+		label string
+	}
+	var sel []member
+	for rows.Next() {
+		var m member
+		if err := rows.Scan(&m.id, strCol{&m.label}); err != nil {
+			rows.Close()
+			return 0, dbError(err, "freeze collection "+name)
+		}
+		sel = append(sel, m)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, sudokulab.Errorf(sudokulab.EINVALID, "collection %s: %s", name, dbMessage(err))
+	}
+	var id int64
+	if old != nil {
+		id = old.ID
+		if _, err := x.ExecContext(ctx, x.Rebind(`DELETE FROM collection_puzzles WHERE collection_id = ?`), id); err != nil {
+			return 0, dbError(err, "freeze collection "+name)
+		}
+		if f.Description != "" {
+			if _, err := x.ExecContext(ctx, x.Rebind(`UPDATE collections SET description = ? WHERE id = ?`), f.Description, id); err != nil {
+				return 0, dbError(err, "freeze collection "+name)
+			}
+		}
+	} else if id, err = EnsureCollection(ctx, x, name, f.Description); err != nil {
+		return 0, err
+	}
+	if _, err := x.ExecContext(ctx, x.Rebind(`UPDATE collections SET frozen = 1 WHERE id = ?`), id); err != nil {
+		return 0, dbError(err, "freeze collection "+name)
+	}
+	at := FormatTime(now())
+	for start := 0; start < len(sel); start += chunk {
+		part := sel[start:min(start+chunk, len(sel))]
+		args := make([]any, 0, 5*len(part))
+		for i, m := range part {
+			args = append(args, id, m.id, start+i+1, m.label, at)
+		}
+		if _, err := x.ExecContext(ctx, x.Rebind(`INSERT INTO collection_puzzles (collection_id, puzzle_id, position, label, added_at)
+			VALUES `+values(len(part), 5)), args...); err != nil {
+			return 0, dbError(err, "freeze collection "+name)
+		}
+	}
+	return len(sel), nil
 }
 
 // SetSymmetryForm stores the symmetry form of a puzzle.
@@ -766,12 +965,6 @@ const importOptionsPrefix = "import options: "
 // published.
 func notLoading(col string) string {
 	return "NOT EXISTS (SELECT 1 FROM imports li WHERE li.id = " + col + " AND li.state = 'loading')"
-}
-
-// ImportRatingDetails is the details of a rating an import stores: the
-// import's id, by which ClearImport finds it.
-func ImportRatingDetails(importID int64) string {
-	return fmt.Sprintf(`{"import_id":%d}`, importID)
 }
 
 // ImportLease is a worker's hold on a loading import: the import, the
@@ -1060,8 +1253,9 @@ func EnsureImportCollection(ctx context.Context, x sqlx.ExtContext, name, descri
 // its memberships; the puzzles it created that nothing else refers to
 // (with their ratings), the others becoming published; the collections it
 // created that hold no puzzle; and last the import itself, when done is
-// true. Ratings it stored for puzzles stored before stay (they replaced
-// older ones). It is an ECONFLICT error when l no longer holds.
+// true. The ratings it stored go first (an older import's rating of the
+// same name that one of them replaced is not restored). It is an ECONFLICT
+// error when l no longer holds.
 func ClearImport(ctx context.Context, x sqlx.ExtContext, l ImportLease, limit int) (done bool, err error) {
 	var n int
 	err = x.QueryRowxContext(ctx, x.Rebind(`
@@ -1077,6 +1271,7 @@ func ClearImport(ctx context.Context, x sqlx.ExtContext, l ImportLease, limit in
 		what, query string
 		args        []any
 	}{
+		{"ratings", `DELETE FROM ratings WHERE id IN (SELECT id FROM ratings WHERE import_id = ? LIMIT ?)`, []any{l.ID, limit}},
 		{"memberships", `DELETE FROM collection_puzzles WHERE import_id = ?
 			AND puzzle_id IN (SELECT puzzle_id FROM collection_puzzles WHERE import_id = ? LIMIT ?)`,
 			[]any{l.ID, l.ID, limit}},
@@ -1085,9 +1280,9 @@ func ClearImport(ctx context.Context, x sqlx.ExtContext, l ImportLease, limit in
 			AND NOT EXISTS (SELECT 1 FROM collection_puzzles cp WHERE cp.puzzle_id = p.id)
 			AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.puzzle_id = p.id)
 			AND p.id NOT IN (SELECT puzzle_id FROM work)
-			AND NOT EXISTS (SELECT 1 FROM ratings r WHERE r.puzzle_id = p.id AND COALESCE(r.details, '') <> ?)
+			AND NOT EXISTS (SELECT 1 FROM ratings r WHERE r.puzzle_id = p.id)
 			LIMIT ?)`,
-			[]any{l.ID, ImportRatingDetails(l.ID), limit}},
+			[]any{l.ID, limit}},
 		{"puzzles", `UPDATE puzzles SET import_id = NULL WHERE id IN (SELECT id FROM puzzles WHERE import_id = ? LIMIT ?)`,
 			[]any{l.ID, limit}},
 		{"collections", `DELETE FROM collections WHERE import_id = ?

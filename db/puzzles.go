@@ -417,12 +417,12 @@ func PuzzleCollections(ctx context.Context, x sqlx.ExtContext, puzzleID int64) (
 // puzzles and memberships such imports wrote, are left out.
 func ListCollections(ctx context.Context, x sqlx.ExtContext) ([]sudokulab.Collection, error) {
 	rows, err := x.QueryxContext(ctx, `
-		SELECT c.id, c.name, c.description, c.created_at, COUNT(p.id)
+		SELECT c.id, c.name, c.description, c.created_at, c.frozen, COUNT(p.id)
 		FROM collections c
 		LEFT JOIN collection_puzzles cp ON cp.collection_id = c.id AND `+notLoading("cp.import_id")+`
 		LEFT JOIN puzzles p ON p.id = cp.puzzle_id AND `+notLoading("p.import_id")+`
 		WHERE `+notLoading("c.import_id")+`
-		GROUP BY c.id, c.name, c.description, c.created_at
+		GROUP BY c.id, c.name, c.description, c.created_at, c.frozen
 		ORDER BY c.name`)
 	if err != nil {
 		return nil, dbError(err, "list collections")
@@ -431,7 +431,7 @@ func ListCollections(ctx context.Context, x sqlx.ExtContext) ([]sudokulab.Collec
 	var out []sudokulab.Collection
 	for rows.Next() {
 		var c sudokulab.Collection
-		if err := rows.Scan(&c.ID, &c.Name, &c.Description, timeCol{&c.CreatedAt}, &c.Puzzles); err != nil {
+		if err := rows.Scan(&c.ID, &c.Name, &c.Description, timeCol{&c.CreatedAt}, &c.Frozen, &c.Puzzles); err != nil {
 			return nil, dbError(err, "list collections")
 		}
 		out = append(out, c)

@@ -397,7 +397,7 @@ func UpsertRating(ctx context.Context, x sqlx.ExtContext, r sudokulab.Rating) er
 // PuzzleRatings returns the ratings of a puzzle, ordered by rater.
 func PuzzleRatings(ctx context.Context, x sqlx.ExtContext, puzzleID int64) ([]sudokulab.Rating, error) {
 	rows, err := x.QueryxContext(ctx, x.Rebind(`
-		SELECT id, puzzle_id, rater, rater_version, options, value, label, details, rated_at
+		SELECT id, puzzle_id, rater, rater_version, options, value, label, details, rated_at, import_id
 		FROM ratings WHERE puzzle_id = ? ORDER BY rater`), puzzleID)
 	if err != nil {
 		return nil, dbError(err, "puzzle ratings")
@@ -407,7 +407,7 @@ func PuzzleRatings(ctx context.Context, x sqlx.ExtContext, puzzleID int64) ([]su
 	for rows.Next() {
 		var r sudokulab.Rating
 		if err := rows.Scan(&r.ID, &r.PuzzleID, &r.Rater, &r.RaterVersion, &r.Options, &r.Value,
-			strCol{&r.Label}, strCol{&r.Details}, timeCol{&r.RatedAt}); err != nil {
+			strCol{&r.Label}, strCol{&r.Details}, timeCol{&r.RatedAt}, idCol[int64]{&r.ImportID}); err != nil {
 			return nil, dbError(err, "puzzle ratings")
 		}
 		out = append(out, r)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -40,6 +41,9 @@ func storeSuite(t *testing.T, b backend) {
 		{"RunRoundTrip", suiteRunRoundTrip},
 		{"RunsInCallerTransaction", suiteRunsInCallerTransaction},
 		{"FreezeCollection", suiteFreezeCollection},
+		{"FreezeOrderLabelsReplace", suiteFreezeOrderLabelsReplace},
+		{"ImportedRatingsBesideComputed", suiteImportedRatingsBesideComputed},
+		{"ImportLeavesFrozenCollections", suiteImportLeavesFrozenCollections},
 		{"RunTable", suiteRunTable},
 		{"ExperimentReports", suiteExperimentReports},
 		{"QueryReadOnly", suiteQueryReadOnly},
@@ -646,7 +650,7 @@ func suiteRunsInCallerTransaction(t *testing.T, d *db.DB) {
 func suiteFreezeCollection(t *testing.T, d *db.DB) {
 	ctx := context.Background()
 	ids := seedCatalog(t, d)
-	n, err := db.FreezeCollection(ctx, d, "frozen", "even below 30", "collection = 'even' AND givens < 30")
+	n, err := db.FreezeCollection(ctx, d, "frozen", db.Freeze{Description: "even below 30", Where: "collection = 'even' AND givens < 30"})
 	if err != nil || n != 5 {
 		t.Fatalf("FreezeCollection = %d, %v; want 5", n, err)
 	}
@@ -663,22 +667,22 @@ func suiteFreezeCollection(t *testing.T, d *db.DB) {
 			t.Errorf("row %d: position %d puzzle %d, want %d and %d", i, pos, id, i+1, ids[g])
 		}
 	}
-	_, err = db.FreezeCollection(ctx, d, "frozen", "", "")
+	_, err = db.FreezeCollection(ctx, d, "frozen", db.Freeze{})
 	wantCode(t, err, sudokulab.ECONFLICT)
-	if n, err := db.FreezeCollection(ctx, d, "everything", "", ""); err != nil || n != 15 {
+	if n, err := db.FreezeCollection(ctx, d, "everything", db.Freeze{}); err != nil || n != 15 {
 		t.Fatalf("FreezeCollection of every puzzle = %d, %v", n, err)
 	}
 	// As the command does: in a transaction, which a bad predicate rolls
 	// back on every engine.
 	err = d.WithTx(ctx, func(tx *sqlx.Tx) error {
-		_, err := db.FreezeCollection(ctx, tx, "bad", "", "no_such_column = 1")
+		_, err := db.FreezeCollection(ctx, tx, "bad", db.Freeze{Where: "no_such_column = 1"})
 		return err
 	})
 	wantCode(t, err, sudokulab.EINVALID)
 	if _, err := db.GetCollection(ctx, d, "bad"); sudokulab.ErrorCode(err) != sudokulab.ENOTFOUND {
 		t.Fatalf("a failed freeze left its collection: %v", err)
 	}
-	_, err = db.FreezeCollection(ctx, d, "worse", "", "1=1; DELETE FROM puzzles")
+	_, err = db.FreezeCollection(ctx, d, "worse", db.Freeze{Where: "1=1; DELETE FROM puzzles"})
 	wantCode(t, err, sudokulab.EINVALID)
 }
 
@@ -951,4 +955,203 @@ func asFloat(t testing.TB, v any) float64 {
 	}
 	t.Fatalf("%#v (%T) is not a number", v, v)
 	return 0
+}
+
+// collectionRows returns the puzzles of a collection in order as
+// "id:label" strings.
+func collectionRows(t *testing.T, d *db.DB, name string) []string {
+	t.Helper()
+	tab, err := db.CollectionTable(context.Background(), d, name, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for i, r := range tab.Rows {
+		if pos := asInt(t, r[0]); pos != int64(i+1) {
+			t.Fatalf("%s: row %d at position %d", name, i, pos)
+		}
+		out = append(out, fmt.Sprintf("%d:%v", asInt(t, r[1]), r[2]))
+	}
+	return out
+}
+
+func suiteFreezeOrderLabelsReplace(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	ids := seedCatalog(t, d)
+	at := func(g int, label string) string { return fmt.Sprintf("%d:%s", ids[g], label) }
+	for _, tt := range []struct {
+		name string
+		f    db.Freeze
+		want []string
+	}{
+		// The order of the collections the puzzles come from, with their
+		// labels there; puzzles in no collection last.
+		{"default", db.Freeze{Where: "givens IN (21, 28, 26)"}, []string{at(26, "e26"), at(28, "e28"), at(21, "")}},
+		{"by-collection", db.Freeze{Where: "collection = 'many' AND givens < 29"},
+			[]string{at(25, "m;25"), at(26, "m;26"), at(27, "m;27"), at(28, "m;28")}},
+		{"ordered", db.Freeze{Where: "collection = 'many' AND givens < 29", OrderBy: "givens DESC", Label: "'g' || givens"},
+			[]string{at(28, "g28"), at(27, "g27"), at(26, "g26"), at(25, "g25")}},
+	} {
+		n, err := db.FreezeCollection(ctx, d, tt.name, tt.f)
+		if err != nil || n != len(tt.want) {
+			t.Fatalf("%s: FreezeCollection = %d, %v; want %d", tt.name, n, err, len(tt.want))
+		}
+		if got := collectionRows(t, d, tt.name); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+		if c, err := db.GetCollection(ctx, d, tt.name); err != nil || !c.Frozen {
+			t.Errorf("%s: %+v, %v; want frozen", tt.name, c, err)
+		}
+	}
+	// Replacing may select from the collection itself.
+	n, err := db.FreezeCollection(ctx, d, "ordered", db.Freeze{Replace: true, Where: "collection = 'ordered' AND givens > 26", OrderBy: "position DESC"})
+	if err != nil || n != 2 {
+		t.Fatalf("replace: %d, %v", n, err)
+	}
+	if got, want := collectionRows(t, d, "ordered"), []string{at(27, "g27"), at(28, "g28")}; !slices.Equal(got, want) {
+		t.Errorf("replaced: %v, want %v", got, want)
+	}
+	_, err = db.FreezeCollection(ctx, d, "ordered", db.Freeze{Where: "1 = 1"})
+	wantCode(t, err, sudokulab.ECONFLICT)
+	_, err = db.FreezeCollection(ctx, d, "bad-order", db.Freeze{OrderBy: "no_such_column"})
+	wantCode(t, err, sudokulab.EINVALID)
+	if c, _ := db.GetCollection(ctx, d, "even"); c.Frozen {
+		t.Error("a collection made otherwise is frozen")
+	}
+}
+
+func suiteImportedRatingsBesideComputed(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	ids := seedCatalog(t, d)
+	f := func(v float64) *float64 { return &v }
+	if err := db.UpsertRating(ctx, d, sudokulab.Rating{PuzzleID: ids[20], Rater: "human", RaterVersion: "4", Value: f(3456.5), Label: "unfair", Details: `{"steps":9}`}); err != nil {
+		t.Fatal(err)
+	}
+	write := func(importID int64, g int, rs ...sudokulab.Rating) {
+		t.Helper()
+		rows := []db.ImportRow{{Puzzle: fromSolution(t, g), Ratings: rs, Membership: sudokulab.Membership{CollectionID: 0}}}
+		c, err := db.GetCollection(ctx, d, "even")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows[0].Membership.CollectionID = c.ID
+		if err := d.WithTx(ctx, func(tx *sqlx.Tx) error {
+			w := d.ImportWriter(tx)
+			defer w.Close()
+			return w.Write(ctx, rows)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	imported := func(rater string, v float64, id int64) sudokulab.Rating {
+		return sudokulab.Rating{Rater: rater, RaterVersion: "imported", Value: f(v), ImportID: id}
+	}
+	ratings := func() string {
+		t.Helper()
+		rs, err := db.PuzzleRatings(ctx, d, ids[20])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range rs {
+			out = append(out, fmt.Sprintf("%s=%v/%s/%s/%d", r.Rater, *r.Value, r.Label, r.Details, r.ImportID))
+		}
+		return strings.Join(out, " ")
+	}
+	computed := "human=3456.5/unfair/{\"steps\":9}/0"
+	// The lab's own value, named as a file names it, or under the lab's
+	// name: nothing changes.
+	write(7, 20, imported("file:human", 3456.5, 7), imported("human", 1, 7))
+	if got := ratings(); got != computed {
+		t.Errorf("after the lab's own value: %s, want %s", got, computed)
+	}
+	// Another value is the file's claim, beside ours; the same claim again
+	// changes nothing (not even its import); another file's value of the
+	// same claim replaces it.
+	write(8, 20, imported("file:human", 5000, 8), imported("se-er", 7.2, 8))
+	want := "file:human=5000///8 " + computed + " se-er=7.2///8"
+	if got := ratings(); got != want {
+		t.Errorf("after a claim: %s, want %s", got, want)
+	}
+	write(9, 20, imported("se-er", 7.2, 9))
+	if got := ratings(); got != want {
+		t.Errorf("after the same claim: %s, want %s", got, want)
+	}
+	write(9, 20, imported("se-er", 7.3, 9))
+	if got, want := ratings(), "file:human=5000///8 "+computed+" se-er=7.3///9"; got != want {
+		t.Errorf("after another value: %s, want %s", got, want)
+	}
+	// A new puzzle takes the file's ratings as they come.
+	write(9, 21, imported("se-er", 1.5, 9))
+	if n := countOf(t, d, "SELECT COUNT(*) FROM ratings WHERE import_id = 9"); n != 2 {
+		t.Errorf("%d ratings of import 9, want 2", n)
+	}
+	if got, want := db.FileRater("human", []string{"givens", "human"}), "file:human"; got != want {
+		t.Errorf("FileRater(human) = %q, want %q", got, want)
+	}
+	if got := db.FileRater("se-er", []string{"givens", "human"}); got != "se-er" {
+		t.Errorf("FileRater(se-er) = %q", got)
+	}
+}
+
+func suiteImportLeavesFrozenCollections(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	ids := seedCatalog(t, d)
+	if _, err := db.FreezeCollection(ctx, d, "bench", db.Freeze{Where: "collection = 'even' AND givens < 26"}); err != nil {
+		t.Fatal(err)
+	}
+	bench, err := db.GetCollection(ctx, d, "bench")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := collectionRows(t, d, "bench")
+	write := func(addToFrozen bool, gs ...int) []db.ImportRow {
+		t.Helper()
+		var rows []db.ImportRow
+		for _, g := range gs {
+			rows = append(rows, db.ImportRow{Puzzle: fromSolution(t, g), Membership: sudokulab.Membership{CollectionID: bench.ID, Label: "new"}})
+		}
+		if err := d.WithTx(ctx, func(tx *sqlx.Tx) error {
+			w := d.ImportWriter(tx)
+			defer w.Close()
+			w.AddToFrozen = addToFrozen
+			return w.Write(ctx, rows)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return rows
+	}
+	rows := write(false, 20, 27, 40)
+	if got := collectionRows(t, d, "bench"); !slices.Equal(got, before) {
+		t.Errorf("an import changed frozen collection bench: %v, want %v", got, before)
+	}
+	for i, frozen := range []bool{false, true, true} {
+		if rows[i].Frozen != frozen || rows[i].Added {
+			t.Errorf("row %d: frozen %v added %v, want frozen %v", i, rows[i].Frozen, rows[i].Added, frozen)
+		}
+	}
+	// The rows left out go where the caller says.
+	other, err := db.EnsureCollection(ctx, d, "other", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := []db.ImportRow{rows[1], rows[2]}
+	for i := range out {
+		out[i].Membership.CollectionID = other
+	}
+	if err := d.WithTx(ctx, func(tx *sqlx.Tx) error {
+		w := d.ImportWriter(tx)
+		defer w.Close()
+		return w.AddMemberships(ctx, out)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := collectionRows(t, d, "other"), []string{fmt.Sprintf("%d:new", ids[27]), fmt.Sprintf("%d:new", rows[2].Puzzle.ID)}; !slices.Equal(got, want) {
+		t.Errorf("other: %v, want %v", got, want)
+	}
+	// When asked, the import adds to it.
+	write(true, 27)
+	if got, want := collectionRows(t, d, "bench"), append(before, fmt.Sprintf("%d:new", ids[27])); !slices.Equal(got, want) {
+		t.Errorf("bench with --add-to-frozen: %v, want %v", got, want)
+	}
 }

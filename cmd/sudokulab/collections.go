@@ -86,10 +86,14 @@ func runCollectionsShow(ctx context.Context, cmd *cobra.Command, o *collectionsS
 			return err
 		}
 		return writeJSON(w, object{{"name", c.Name}, {"puzzles", c.Puzzles}, {"created_at", c.CreatedAt},
-			{"description", c.Description}, {"members", rowObjects(t.Columns, t.Rows)},
+			{"description", c.Description}, {"frozen", c.Frozen}, {"members", rowObjects(t.Columns, t.Rows)},
 			{"imports", rowObjects(imports.Columns, imports.Rows)}})
 	}
-	fmt.Fprintf(w, "collection %s: %d puzzles, created %s\n", c.Name, c.Puzzles, c.CreatedAt.Format("2006-01-02 15:04:05"))
+	frozen := ""
+	if c.Frozen {
+		frozen = " (frozen: imports do not add to it)"
+	}
+	fmt.Fprintf(w, "collection %s: %d puzzles, created %s%s\n", c.Name, c.Puzzles, c.CreatedAt.Format("2006-01-02 15:04:05"), frozen)
 	if c.Description != "" {
 		fmt.Fprintln(w, c.Description)
 	}
@@ -139,7 +143,7 @@ func newCollectionsRmCmd(opts *options) *cobra.Command {
 
 type collectionsAddOptions struct {
 	*options
-	where, description string
+	freeze db.Freeze
 }
 
 func newCollectionsAddCmd(opts *options) *cobra.Command {
@@ -147,32 +151,43 @@ func newCollectionsAddCmd(opts *options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "add NAME --where SQL",
 		Short: "Freeze the puzzles a SQL predicate selects now as a named collection",
-		Long: `add creates the collection NAME holding, in order of id, the puzzles that
-match --where (a SQL predicate over the view puzzle_catalog) now. The
-collection does not follow later changes: it names a stable set, such as the
-benchmark set of an experiment. NAME must be new.`,
+		Long: `add creates the frozen collection NAME holding the puzzles that match --where
+(a SQL predicate over the view puzzle_catalog) now, in the order of the
+selection: --order-by (an ORDER BY list over the view, ties broken by id), by
+default the order of the collections they come from (by collection name, then
+position; puzzles in no collection last). Each puzzle keeps its label there,
+or gets the value of --label (an expression over the view).
+
+The collection does not follow later changes: it names a stable set, such as
+the benchmark set of an experiment. No import adds to it (import
+--add-to-frozen does, when asked). NAME must be new, unless --replace is
+given: then its puzzles are replaced by the selection.`,
 		Example: `  sudokulab collections add bench-17 --where "collection = 'puzzles2_17_clue' AND id % 100 = 0"
-  sudokulab collections add hard-unique --where "solution_count = 1 AND givens < 22" --description "hard set, frozen 2025-03"`,
+  sudokulab collections add hard-unique --where "solution_count = 1 AND givens < 22" --description "hard set, frozen 2025-03"
+  sudokulab collections add by-givens --where "collection = 'top1465'" --order-by "givens DESC" --label "'t' || position"
+  sudokulab collections add bench-17 --replace --where "collection = 'puzzles2_17_clue' AND id % 50 = 0"`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			if o.where == "" {
+			if o.freeze.Where == "" {
 				return sudokulab.Errorf(sudokulab.EINVALID, "collections add needs --where SQL (--where 1 takes every puzzle)")
 			}
-			if err := db.CheckPredicate(o.where); err != nil {
-				return err
+			for _, e := range []string{o.freeze.Where, o.freeze.OrderBy, o.freeze.Label} {
+				if err := db.CheckPredicate(e); err != nil {
+					return err
+				}
 			}
 			d, err := o.openWrite(ctx)
 			if err != nil {
 				return err
 			}
 			defer d.Close()
-			if err := checkPuzzlePredicate(ctx, o.options, o.where); err != nil {
+			if err := checkPuzzlePredicate(ctx, o.options, o.freeze.Where); err != nil {
 				return err
 			}
 			var n int
 			err = d.WithTx(ctx, func(tx *sqlx.Tx) error {
-				n, err = db.FreezeCollection(ctx, tx, args[0], o.description, o.where)
+				n, err = db.FreezeCollection(ctx, tx, args[0], o.freeze)
 				return err
 			})
 			if err != nil {
@@ -185,8 +200,12 @@ benchmark set of an experiment. NAME must be new.`,
 			}, object{{"added", args[0]}, {"puzzles", n}})
 		},
 	}
-	cmd.Flags().StringVar(&o.where, "where", "", whereHelp+" (required)")
-	cmd.Flags().StringVar(&o.description, "description", "", "what the collection is for")
+	f := cmd.Flags()
+	f.StringVar(&o.freeze.Where, "where", "", whereHelp+" (required)")
+	f.StringVar(&o.freeze.OrderBy, "order-by", "", "ORDER BY list over puzzle_catalog giving the collection's order (default: the order of the collections the puzzles come from)")
+	f.StringVar(&o.freeze.Label, "label", "", "SQL expression over puzzle_catalog giving each puzzle's label (default: its label where it comes from)")
+	f.BoolVar(&o.freeze.Replace, "replace", false, "replace the puzzles of an existing collection NAME by the selection")
+	f.StringVar(&o.freeze.Description, "description", "", "what the collection is for")
 	return cmd
 }
 

@@ -27,6 +27,7 @@ type importOptions struct {
 	puzzleColumn, solutionColumn    string
 	ratingColumns                   []string
 	skipInvalid, requireUnique      bool
+	addToFrozen                     bool
 	jobs                            int
 	countTimeout                    time.Duration
 }
@@ -54,6 +55,14 @@ the error names the file, the line and the reason; --skip-invalid imports
 the valid puzzles instead and lists every rejected line. Importing the same
 file into the same collection again changes nothing.
 
+What the lab knows already stays: a rating the file gives under the name of
+one of the lab's raters (a rating:human column of sudokulab export) is kept
+as the file's claim, rater file:human, beside the lab's own, and left out when
+it equals it; a frozen collection (sudokulab collections add) gets no puzzle
+unless --add-to-frozen is given: a puzzle the file puts in one goes to the
+file's own collection instead, with a note. So importing the lab's own export
+changes no rating and no collection.
+
 The puzzles are written in short transactions, so other processes can
 write to the database meanwhile, and they appear to readers all at once when
 the file is done. Ctrl-C (or a crash) keeps what was stored, hidden; the same
@@ -77,6 +86,7 @@ another process is importing into the collection is a conflict (exit 4).`,
 	f.StringVar(&o.puzzleColumn, "puzzle-column", "", "CSV column (or JSON field) holding the puzzle")
 	f.StringVar(&o.solutionColumn, "solution-column", "", "CSV column (or JSON field) holding the solution")
 	f.StringArrayVar(&o.ratingColumns, "rating-column", nil, "CSV column COLUMN=RATER whose numbers are stored as ratings (repeatable)")
+	f.BoolVar(&o.addToFrozen, "add-to-frozen", false, "add puzzles to frozen collections (made by collections add), which imports leave alone otherwise")
 	f.BoolVar(&o.skipInvalid, "skip-invalid", false, "import the valid puzzles of a file with bad entries and list the rejected ones")
 	f.BoolVar(&o.requireUnique, "require-unique", false, "reject puzzles without exactly one solution")
 	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "goroutines counting solutions")
@@ -96,6 +106,7 @@ func runImport(ctx context.Context, cmd *cobra.Command, o *importOptions, files 
 	popts := pipeline.Options{
 		Format:        o.fileFormat,
 		Collection:    o.collection,
+		AddToFrozen:   o.addToFrozen,
 		SkipInvalid:   o.skipInvalid,
 		RequireUnique: o.requireUnique,
 		Workers:       o.jobs,

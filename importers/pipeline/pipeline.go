@@ -35,6 +35,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,9 +47,14 @@ import (
 	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/importers"
+	"sudokulab/raters"
 	"sudokulab/solvers/exact"
 	"sudokulab/symmetry"
 )
+
+// labRaters are the names of the lab's raters: a file's rating under one
+// of them is stored as db.FileRater names it, beside the lab's own.
+var labRaters = raters.Default().Names()
 
 // Options adjust an import. The zero value imports with format detection
 // into a collection named after the file, on every core.
@@ -66,6 +72,13 @@ type Options struct {
 	// file imported before (with the same checksum) into Collection, or
 	// with Collection empty into any collection, is not imported again.
 	Collection string
+	// AddToFrozen lets the import add puzzles to frozen collections (made
+	// by sudokulab collections add). Without it, a puzzle the file puts in
+	// a frozen collection that does not hold it goes to Collection (or the
+	// collection named after the file) instead, with a note, and the
+	// import fails if that one is frozen too: a frozen collection changes
+	// only when asked.
+	AddToFrozen bool
 	// SkipInvalid imports the valid puzzles of a file with bad entries and
 	// lists the rejected ones; otherwise a bad entry fails the import.
 	SkipInvalid bool
@@ -316,6 +329,7 @@ type importKey struct {
 	PuzzleColumn   string            `json:"puzzle_column,omitempty"`
 	SolutionColumn string            `json:"solution_column,omitempty"`
 	RatingColumns  map[string]string `json:"rating_columns,omitempty"`
+	AddToFrozen    bool              `json:"add_to_frozen,omitempty"`
 }
 
 // optionsKey returns the options line of an import: its importKey in JSON
@@ -323,7 +337,7 @@ type importKey struct {
 func optionsKey(o Options, format *importers.Format) string {
 	b, _ := json.Marshal(importKey{Collection: o.Collection, Format: format.Name, SkipInvalid: o.SkipInvalid,
 		RequireUnique: o.RequireUnique, Symbols: o.Decode.Symbols, PuzzleColumn: o.Decode.PuzzleColumn,
-		SolutionColumn: o.Decode.SolutionColumn, RatingColumns: o.Decode.RatingColumns})
+		SolutionColumn: o.Decode.SolutionColumn, RatingColumns: o.Decode.RatingColumns, AddToFrozen: o.AddToFrozen})
 	return string(b)
 }
 
@@ -378,6 +392,9 @@ type importer struct {
 	first   string
 	checked atomic.Int64
 	pace    *db.Pacer
+	// diverted are the notes of the latest batch on puzzles kept out of
+	// frozen collections.
+	diverted []string
 }
 
 // holder keeps the lease on the import being loaded.
@@ -1007,8 +1024,8 @@ func (imp *importer) prepare(ctx context.Context, b *batch) (*prepared, error) {
 			ImportID: id, SourceLine: rec.Line, Metadata: meta}}
 		for _, r := range rec.Ratings {
 			v := r.Value
-			row.Ratings = append(row.Ratings, sudokulab.Rating{Rater: r.Rater, RaterVersion: "imported",
-				Value: &v, Details: db.ImportRatingDetails(id)})
+			row.Ratings = append(row.Ratings, sudokulab.Rating{Rater: db.FileRater(r.Rater, labRaters),
+				RaterVersion: "imported", Value: &v, ImportID: id})
 		}
 		p.rows = append(p.rows, row)
 		p.names = append(p.names, imp.collectionOf(rec))
@@ -1074,11 +1091,16 @@ func (imp *importer) store(ctx context.Context, bs []*batch) error {
 		}
 		w := imp.d.ImportWriter(tx)
 		defer w.Close()
+		w.AddToFrozen = imp.o.AddToFrozen
 		if err := w.Write(ctx, p.rows); err != nil {
 			return l, err
 		}
+		diverted, err := imp.divert(ctx, w, p.rows, p.names, collection)
+		if err != nil {
+			return l, err
+		}
 		var notes strings.Builder
-		for _, e := range p.notes {
+		for _, e := range append(p.notes, diverted...) {
 			line := e.remark
 			if e.rejected != nil {
 				next.PuzzlesRead++
@@ -1128,7 +1150,57 @@ func (imp *importer) store(ctx context.Context, bs []*batch) error {
 			res.Notes = append(res.Notes, e.remark)
 		}
 	}
+	res.Notes = append(res.Notes, imp.diverted...)
 	return nil
+}
+
+// divert puts the rows Write left out of frozen collections into the
+// import's own collection (imp.res.Collection, which collection resolves
+// to an id) and returns a note per frozen collection for the import's
+// notes; it sets imp.diverted to the same notes. The import's own
+// collection being frozen too is an EINVALID error naming the way out.
+func (imp *importer) divert(ctx context.Context, w *db.ImportWriter, rows []db.ImportRow, names []string,
+	collection func(string) (int64, error)) ([]entry, error) {
+	imp.diverted = nil
+	var out []db.ImportRow
+	count := map[string]int{}
+	var frozen []string
+	for i, r := range rows {
+		if r.Frozen {
+			out = append(out, r)
+			if count[names[i]] == 0 {
+				frozen = append(frozen, names[i])
+			}
+			count[names[i]]++
+		}
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	own := imp.res.Collection
+	id, err := collection(own)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].Membership.CollectionID = id
+	}
+	if err := w.AddMemberships(ctx, out); err != nil {
+		return nil, err
+	}
+	if slices.ContainsFunc(out, func(r db.ImportRow) bool { return r.Frozen }) {
+		return nil, sudokulab.Errorf(sudokulab.EINVALID,
+			"import %s: %d puzzles would be added to collection %s, which is frozen (sudokulab collections add made it): "+
+				"name another collection with --collection, or add them with --add-to-frozen", imp.res.File, len(out), own)
+	}
+	var notes []entry
+	for _, name := range frozen {
+		n := fmt.Sprintf("%d puzzles the file puts in collection %s went to collection %s: %s is frozen (--add-to-frozen adds them to it)",
+			count[name], name, own, name)
+		notes = append(notes, entry{remark: n})
+		imp.diverted = append(imp.diverted, n)
+	}
+	return notes, nil
 }
 
 // publish ends the import in one transaction: its collection (made now if
