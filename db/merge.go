@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -71,6 +72,20 @@ type MergeOptions struct {
 	// defaults (sudokulab.SolverInfo.ParseParams). Nil compares the stored
 	// parameters as text.
 	SameSettings func(solver, a, b string) bool
+	// Solvers, if not nil, knows the solvers this program runs: a
+	// configuration of another solver, or with parameters its solver does
+	// not declare, is invalid. Nil leaves solver names unchecked.
+	Solvers SolverLookup
+	// SkipInvalid merges a source that holds invalid rows without them
+	// (and the rows that depend on them), listing each in the report. By
+	// default such a source is refused whole, before anything is written.
+	SkipInvalid bool
+}
+
+// SolverLookup finds a solver's description by name, as
+// solvers.Registry does.
+type SolverLookup interface {
+	Lookup(name string) (sudokulab.SolverInfo, error)
 }
 
 // MaxMergeBatch bounds MergeOptions.Batch: 2,000 rows of 13 columns
@@ -90,6 +105,12 @@ type MergeReport struct {
 	// others.
 	Conflicts          []MergeConflict
 	ConflictsNotListed int64
+	// Invalid lists the source rows that fail the checks (see Merge), in
+	// the order of MergeKinds and by id; with MergeOptions.SkipInvalid
+	// they were left out. At most MergeOptions.MaxConflicts are listed;
+	// InvalidNotListed counts the others.
+	Invalid          []MergeInvalid
+	InvalidNotListed int64
 	// Notes are remarks that are no conflict, such as a configuration
 	// stored under another name in the destination, or rows of an import
 	// still loading in the source that were left out.
@@ -107,7 +128,8 @@ type MergeCount struct {
 	// were left out: those of an import still loading in the source, and
 	// those that depend on a row left out or in conflict (the runs of a
 	// configuration whose name the destination gives other settings).
-	Added, Existing, Updated, Conflicts, Skipped int64
+	// Invalid rows failed the checks and were left out (SkipInvalid).
+	Added, Existing, Updated, Conflicts, Skipped, Invalid int64
 }
 
 // MergeConflict is one row whose identity the destination holds with
@@ -150,6 +172,16 @@ func (r *MergeReport) ConflictCount() int64 {
 // stored puzzle gains the solution, solution count or symmetry form it
 // lacks, and a work item pending in dst and done in src becomes done.
 //
+// Before it writes anything, Merge checks every source row as the
+// commands that write such rows would (import, run, rate, configs): the
+// grids, solutions and final grids of solved runs against the rules and
+// the givens, solver names and parameters (with MergeOptions.Solvers),
+// the JSON columns, and the size of text (sudokulab.MaxNameBytes and the
+// other bounds). A source with invalid rows is an EINVALID error naming
+// the first few (table, row and reason) and nothing is written; with
+// MergeOptions.SkipInvalid it is merged without them, each listed in the
+// report.
+//
 // src is only read (open it ReadOnly), in id order and in pages; dst is
 // written in one transaction per page, so Merge can be interrupted
 // (cancel ctx) and run again: what committed is found there. Both must
@@ -187,6 +219,12 @@ func Merge(ctx context.Context, dst, src *DB, opts MergeOptions) (MergeReport, e
 		if err := d.CheckVersion(ctx); err != nil {
 			return m.report(), err
 		}
+	}
+	if err := m.check(); err != nil {
+		if ctx.Err() != nil {
+			return m.report(), ctx.Err()
+		}
+		return m.report(), err
 	}
 	steps := []func() error{
 		m.mergeCollections, m.mergeImports, m.mergePuzzles, m.mergeMemberships, m.mergeConfigs,
@@ -248,6 +286,8 @@ type merger struct {
 	// configNames names the destination's configurations, by id, that
 	// source configurations map to.
 	configNames map[int64]string
+	// bad holds the reason each invalid source row fails the checks.
+	bad map[badKey]string
 }
 
 // report returns the report with the counts in MergeKinds order.
@@ -307,6 +347,7 @@ func (m *merger) commit(ids map[int64]int64, fn func(tx *sqlx.Tx, d *delta) erro
 		t.Updated += c.Updated
 		t.Conflicts += c.Conflicts
 		t.Skipped += c.Skipped
+		t.Invalid += c.Invalid
 	}
 	for _, c := range d.conflicts {
 		if m.opts.MaxConflicts < 0 || len(m.rep.Conflicts) < m.opts.MaxConflicts {
@@ -327,10 +368,28 @@ func (m *merger) commit(ids map[int64]int64, fn func(tx *sqlx.Tx, d *delta) erro
 
 // mergePages reads the source in pages, each after the cursor the previous
 // one ended at, and writes each page in one destination transaction,
-// adding the ids it maps to ids.
+// adding the ids it maps to ids. The rows whose key (nil: none) the
+// checks found invalid are left out.
 func mergePages[T, K any](m *merger, kind string, ids map[int64]int64,
 	read func(after K, n int) (rows []T, next K, err error),
-	write func(tx *sqlx.Tx, d *delta, rows []T) error) error {
+	write func(tx *sqlx.Tx, d *delta, rows []T) error, key func(T) badKey) error {
+	return sourcePages(m, kind, read, func(rows []T) error {
+		n := len(rows)
+		if key != nil && len(m.bad) > 0 {
+			rows = slices.DeleteFunc(rows, func(r T) bool { return m.bad[key(r)] != "" })
+			m.counts[kind].Invalid += int64(n - len(rows))
+		}
+		if len(rows) == 0 {
+			return nil
+		}
+		return m.commit(ids, func(tx *sqlx.Tx, d *delta) error { return write(tx, d, rows) })
+	})
+}
+
+// sourcePages reads the source in pages of MergeOptions.Batch rows, each
+// after the cursor the previous one ended at, calls fn with each, and
+// reports the progress under the name kind.
+func sourcePages[T, K any](m *merger, kind string, read func(after K, n int) (rows []T, next K, err error), fn func([]T) error) error {
 	var (
 		after K
 		done  int64
@@ -346,11 +405,12 @@ func mergePages[T, K any](m *merger, kind string, ids map[int64]int64,
 		if len(rows) == 0 {
 			return nil
 		}
-		if err := m.commit(ids, func(tx *sqlx.Tx, d *delta) error { return write(tx, d, rows) }); err != nil {
+		n := len(rows)
+		if err := fn(rows); err != nil {
 			return err
 		}
 		after = next
-		done += int64(len(rows))
+		done += int64(n)
 		if m.opts.Progress != nil {
 			m.opts.Progress(kind, done)
 		}
@@ -460,32 +520,26 @@ func (m *merger) mergeCollections() error {
 		m.counts[MergeCollections].Skipped += loading
 		m.note("%d collections created by imports still loading in the source were left out", loading)
 	}
-	return m.mergeNamed(MergeCollections, "collection", `SELECT id, name, description, created_at FROM collections c
-		WHERE id > ? AND `+notLoading("c.import_id")+` ORDER BY id LIMIT ?`, m.collections)
+	return m.mergeNamed(MergeCollections, "collection", collectionsQuery, m.collections)
 }
+
+// collectionsQuery and experimentsQuery read a page of the source's
+// collections and experiments.
+var (
+	collectionsQuery = `SELECT id, name, description, created_at FROM collections c
+		WHERE id > ? AND ` + notLoading("c.import_id") + ` ORDER BY id LIMIT ?`
+	experimentsQuery = `SELECT id, name, description, created_at FROM experiments WHERE id > ? ORDER BY id LIMIT ?`
+)
 
 // mergeExperiments merges experiments by name.
 func (m *merger) mergeExperiments() error {
-	return m.mergeNamed(MergeExperiments, "experiment", `SELECT id, name, description, created_at FROM experiments
-		WHERE id > ? ORDER BY id LIMIT ?`, m.experiments)
+	return m.mergeNamed(MergeExperiments, "experiment", experimentsQuery, m.experiments)
 }
 
 // mergeNamed merges the rows of collections or experiments (kind) read by
 // query: a row is its name; a missing description is filled in.
 func (m *merger) mergeNamed(kind, what, query string, ids map[int64]int64) error {
-	read := func(after int64, n int) ([]namedRow, int64, error) {
-		var out []namedRow
-		err := selectAll(m.ctx, m.src, "read "+kind, m.src.Rebind(query), []any{after, n}, func(rs *sqlx.Rows) error {
-			var r namedRow
-			err := rs.Scan(&r.id, &r.name, &r.description, &r.created)
-			out = append(out, r)
-			return err
-		})
-		if len(out) == 0 {
-			return nil, after, err
-		}
-		return out, out[len(out)-1].id, err
-	}
+	read := m.readNamed(kind, query)
 	write := func(tx *sqlx.Tx, d *delta, rows []namedRow) error {
 		for _, r := range rows {
 			var id int64
@@ -515,7 +569,25 @@ func (m *merger) mergeNamed(kind, what, query string, ids map[int64]int64) error
 		}
 		return nil
 	}
-	return mergePages(m, kind, ids, read, write)
+	return mergePages(m, kind, ids, read, write, func(r namedRow) badKey { return badKey{kind, r.id, 0} })
+}
+
+// readNamed returns the reader of the pages of collections or experiments
+// (kind) that query selects.
+func (m *merger) readNamed(kind, query string) func(after int64, n int) ([]namedRow, int64, error) {
+	return func(after int64, n int) ([]namedRow, int64, error) {
+		var out []namedRow
+		err := selectAll(m.ctx, m.src, "read "+kind, m.src.Rebind(query), []any{after, n}, func(rs *sqlx.Rows) error {
+			var r namedRow
+			err := rs.Scan(&r.id, &r.name, &r.description, &r.created)
+			out = append(out, r)
+			return err
+		})
+		if len(out) == 0 {
+			return nil, after, err
+		}
+		return out, out[len(out)-1].id, err
+	}
 }
 
 // ---- imports ----
@@ -542,23 +614,7 @@ func (m *merger) mergeImports() error {
 		m.counts[MergeImports].Skipped += loading
 		m.note("%d imports still loading in the source were left out, with the puzzles and memberships only they wrote", loading)
 	}
-	read := func(after int64, n int) ([]importRow, int64, error) {
-		var out []importRow
-		err := selectAll(m.ctx, m.src, "read imports", m.src.Rebind(`
-			SELECT id, file_name, file_sha256, format, collection_id, started_at, finished_at, puzzles_read,
-				puzzles_new, puzzles_duplicate, puzzles_rejected, notes, records_done
-			FROM imports WHERE id > ? AND state = 'done' ORDER BY id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
-			var r importRow
-			err := rs.Scan(&r.id, &r.fileName, &r.sha, &r.format, &r.collection, &r.started, &r.finished, &r.read,
-				&r.added, &r.duplicate, &r.reject, &r.notes, &r.records)
-			out = append(out, r)
-			return err
-		})
-		if len(out) == 0 {
-			return nil, after, err
-		}
-		return out, out[len(out)-1].id, err
-	}
+	read := m.readImports
 	write := func(tx *sqlx.Tx, d *delta, rows []importRow) error {
 		for _, r := range rows {
 			var coll sql.NullInt64
@@ -604,7 +660,26 @@ func (m *merger) mergeImports() error {
 		}
 		return nil
 	}
-	return mergePages(m, MergeImports, m.imports, read, write)
+	return mergePages(m, MergeImports, m.imports, read, write, func(r importRow) badKey { return badKey{"imports", r.id, 0} })
+}
+
+// readImports reads a page of the source's finished imports.
+func (m *merger) readImports(after int64, n int) ([]importRow, int64, error) {
+	var out []importRow
+	err := selectAll(m.ctx, m.src, "read imports", m.src.Rebind(`
+		SELECT id, file_name, file_sha256, format, collection_id, started_at, finished_at, puzzles_read,
+			puzzles_new, puzzles_duplicate, puzzles_rejected, notes, records_done
+		FROM imports WHERE id > ? AND state = 'done' ORDER BY id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
+		var r importRow
+		err := rs.Scan(&r.id, &r.fileName, &r.sha, &r.format, &r.collection, &r.started, &r.finished, &r.read,
+			&r.added, &r.duplicate, &r.reject, &r.notes, &r.records)
+		out = append(out, r)
+		return err
+	})
+	if len(out) == 0 {
+		return nil, after, err
+	}
+	return out, out[len(out)-1].id, err
 }
 
 // ---- puzzles ----
@@ -640,23 +715,7 @@ func (m *merger) mergePuzzles() error {
 		return dbError(err, "count puzzles of loading imports")
 	}
 	m.counts[MergePuzzles].Skipped += loading
-	read := func(after int64, n int) ([]puzzleRow, int64, error) {
-		var out []puzzleRow
-		err := selectAll(m.ctx, m.src, "read puzzles", m.src.Rebind(`
-			SELECT id, grid, size, box_rows, box_cols, givens, solution, solution_count, symmetry_form, created_at, import_id,
-				count_status, count_seconds
-			FROM puzzles p WHERE id > ? AND `+published+` ORDER BY id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
-			var r puzzleRow
-			err := rs.Scan(&r.id, &r.grid, &r.size, &r.rows, &r.cols, &r.givens, &r.solution, &r.count, &r.form,
-				&r.created, &r.importID, &r.status, &r.seconds)
-			out = append(out, r)
-			return err
-		})
-		if len(out) == 0 {
-			return nil, after, err
-		}
-		return out, out[len(out)-1].id, err
-	}
+	read := m.readPuzzles
 	write := func(tx *sqlx.Tx, d *delta, page []puzzleRow) error {
 		rows := make([]puzzleRow, len(page)) // written to: fresh on each attempt
 		copy(rows, page)
@@ -737,7 +796,26 @@ func (m *merger) mergePuzzles() error {
 		}
 		return nil
 	}
-	return mergePages(m, MergePuzzles, m.puzzles, read, write)
+	return mergePages(m, MergePuzzles, m.puzzles, read, write, func(r puzzleRow) badKey { return badKey{"puzzles", r.id, 0} })
+}
+
+// readPuzzles reads a page of the puzzles the source publishes.
+func (m *merger) readPuzzles(after int64, n int) ([]puzzleRow, int64, error) {
+	var out []puzzleRow
+	err := selectAll(m.ctx, m.src, "read puzzles", m.src.Rebind(`
+		SELECT id, grid, size, box_rows, box_cols, givens, solution, solution_count, symmetry_form, created_at, import_id,
+			count_status, count_seconds
+		FROM puzzles p WHERE id > ? AND `+published+` ORDER BY id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
+		var r puzzleRow
+		err := rs.Scan(&r.id, &r.grid, &r.size, &r.rows, &r.cols, &r.givens, &r.solution, &r.count, &r.form,
+			&r.created, &r.importID, &r.status, &r.seconds)
+		out = append(out, r)
+		return err
+	})
+	if len(out) == 0 {
+		return nil, after, err
+	}
+	return out, out[len(out)-1].id, err
 }
 
 // findPuzzles looks the rows up in the destination by identity and sets
@@ -824,25 +902,7 @@ func (m *merger) mergeMemberships() error {
 		return dbError(err, "count memberships of loading imports")
 	}
 	m.counts[MergeMemberships].Skipped += loading
-	read := func(after memberCursor, n int) ([]memberRow, memberCursor, error) {
-		var out []memberRow
-		err := selectAll(m.ctx, m.src, "read memberships", m.src.Rebind(`
-			SELECT collection_id, puzzle_id, position, label, import_id, source_line, metadata, added_at
-			FROM collection_puzzles cp
-			WHERE (collection_id, position, puzzle_id) > (?, ?, ?) AND `+notLoading("cp.import_id")+`
-			ORDER BY collection_id, position, puzzle_id LIMIT ?`),
-			[]any{after.collection, after.position, after.puzzle, n}, func(rs *sqlx.Rows) error {
-				var r memberRow
-				err := rs.Scan(&r.collection, &r.puzzle, &r.position, &r.label, &r.importID, &r.line, &r.metadata, &r.added)
-				out = append(out, r)
-				return err
-			})
-		if len(out) == 0 {
-			return nil, after, err
-		}
-		last := out[len(out)-1]
-		return out, memberCursor{last.collection, last.position, last.puzzle}, err
-	}
+	read := m.readMemberships
 	write := func(tx *sqlx.Tx, d *delta, page []memberRow) error {
 		type mapped struct {
 			memberRow
@@ -930,7 +990,28 @@ func (m *merger) mergeMemberships() error {
 		}
 		return nil
 	}
-	return mergePages(m, MergeMemberships, nil, read, write)
+	return mergePages(m, MergeMemberships, nil, read, write, func(r memberRow) badKey { return badKey{"collection_puzzles", r.collection, r.puzzle} })
+}
+
+// readMemberships reads a page of the source's memberships, but for those of imports still loading.
+func (m *merger) readMemberships(after memberCursor, n int) ([]memberRow, memberCursor, error) {
+	var out []memberRow
+	err := selectAll(m.ctx, m.src, "read memberships", m.src.Rebind(`
+		SELECT collection_id, puzzle_id, position, label, import_id, source_line, metadata, added_at
+		FROM collection_puzzles cp
+		WHERE (collection_id, position, puzzle_id) > (?, ?, ?) AND `+notLoading("cp.import_id")+`
+		ORDER BY collection_id, position, puzzle_id LIMIT ?`),
+		[]any{after.collection, after.position, after.puzzle, n}, func(rs *sqlx.Rows) error {
+			var r memberRow
+			err := rs.Scan(&r.collection, &r.puzzle, &r.position, &r.label, &r.importID, &r.line, &r.metadata, &r.added)
+			out = append(out, r)
+			return err
+		})
+	if len(out) == 0 {
+		return nil, after, err
+	}
+	last := out[len(out)-1]
+	return out, memberCursor{last.collection, last.position, last.puzzle}, err
 }
 
 // ---- configurations ----
@@ -946,21 +1027,7 @@ type configRow struct {
 // name the destination gives other settings is a conflict, and the runs
 // and work of that configuration are skipped.
 func (m *merger) mergeConfigs() error {
-	read := func(after int64, n int) ([]configRow, int64, error) {
-		var out []configRow
-		err := selectAll(m.ctx, m.src, "read configurations", m.src.Rebind(`
-			SELECT id, name, solver, params, params_hash, description, preset, created_at
-			FROM configs WHERE id > ? ORDER BY id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
-			var r configRow
-			err := rs.Scan(&r.id, &r.name, &r.solver, &r.params, &r.hash, &r.description, &r.preset, &r.created)
-			out = append(out, r)
-			return err
-		})
-		if len(out) == 0 {
-			return nil, after, err
-		}
-		return out, out[len(out)-1].id, err
-	}
+	read := m.readConfigs
 	write := func(tx *sqlx.Tx, d *delta, rows []configRow) error {
 		for _, r := range rows {
 			var same, clash *configRow
@@ -1013,7 +1080,24 @@ func (m *merger) mergeConfigs() error {
 		}
 		return nil
 	}
-	return mergePages(m, MergeConfigs, m.configs, read, write)
+	return mergePages(m, MergeConfigs, m.configs, read, write, func(r configRow) badKey { return badKey{"configs", r.id, 0} })
+}
+
+// readConfigs reads a page of the source's configurations.
+func (m *merger) readConfigs(after int64, n int) ([]configRow, int64, error) {
+	var out []configRow
+	err := selectAll(m.ctx, m.src, "read configurations", m.src.Rebind(`
+		SELECT id, name, solver, params, params_hash, description, preset, created_at
+		FROM configs WHERE id > ? ORDER BY id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
+		var r configRow
+		err := rs.Scan(&r.id, &r.name, &r.solver, &r.params, &r.hash, &r.description, &r.preset, &r.created)
+		out = append(out, r)
+		return err
+	})
+	if len(out) == 0 {
+		return nil, after, err
+	}
+	return out, out[len(out)-1].id, err
 }
 
 // ---- ratings ----
@@ -1029,21 +1113,7 @@ type ratingRow struct {
 // mergeRatings merges ratings by puzzle and rater; the same rater giving
 // another version, options, value or label is a conflict.
 func (m *merger) mergeRatings() error {
-	read := func(after int64, n int) ([]ratingRow, int64, error) {
-		var out []ratingRow
-		err := selectAll(m.ctx, m.src, "read ratings", m.src.Rebind(`
-			SELECT id, puzzle_id, rater, rater_version, options, value, label, details, rated_at
-			FROM ratings WHERE id > ? ORDER BY id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
-			var r ratingRow
-			err := rs.Scan(&r.id, &r.puzzle, &r.rater, &r.version, &r.options, &r.value, &r.label, &r.details, &r.rated)
-			out = append(out, r)
-			return err
-		})
-		if len(out) == 0 {
-			return nil, after, err
-		}
-		return out, out[len(out)-1].id, err
-	}
+	read := m.readRatings
 	write := func(tx *sqlx.Tx, d *delta, page []ratingRow) error {
 		var rows []ratingRow
 		for _, r := range page {
@@ -1122,7 +1192,24 @@ func (m *merger) mergeRatings() error {
 		}
 		return nil
 	}
-	return mergePages(m, MergeRatings, nil, read, write)
+	return mergePages(m, MergeRatings, nil, read, write, func(r ratingRow) badKey { return badKey{"ratings", r.id, 0} })
+}
+
+// readRatings reads a page of the source's ratings.
+func (m *merger) readRatings(after int64, n int) ([]ratingRow, int64, error) {
+	var out []ratingRow
+	err := selectAll(m.ctx, m.src, "read ratings", m.src.Rebind(`
+		SELECT id, puzzle_id, rater, rater_version, options, value, label, details, rated_at
+		FROM ratings WHERE id > ? ORDER BY id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
+		var r ratingRow
+		err := rs.Scan(&r.id, &r.puzzle, &r.rater, &r.version, &r.options, &r.value, &r.label, &r.details, &r.rated)
+		out = append(out, r)
+		return err
+	})
+	if len(out) == 0 {
+		return nil, after, err
+	}
+	return out, out[len(out)-1].id, err
 }
 
 // ---- runs ----
@@ -1177,7 +1264,7 @@ func (m *merger) mergeRuns() error {
 	write := func(tx *sqlx.Tx, d *delta, runs []sudokulab.Run) error {
 		return m.writeRuns(tx, d, runs, points)
 	}
-	return mergePages(m, MergeRuns, nil, read, write)
+	return mergePages(m, MergeRuns, nil, read, write, nil) // invalid runs: see writeRuns
 }
 
 // writeRuns writes one page of runs in the transaction tx.
@@ -1189,6 +1276,11 @@ func (m *merger) writeRuns(tx *sqlx.Tx, d *delta, runs []sudokulab.Run, points m
 	}
 	var rows []mapped
 	for _, r := range runs {
+		if m.bad[badKey{"runs", r.ID, 0}] != "" {
+			d.c(MergeRuns).Invalid++
+			d.c(MergeTrajectoryPoints).Skipped += points[r.ID]
+			continue
+		}
 		p, okP := m.puzzles[r.PuzzleID]
 		c, okC := m.configs[r.ConfigID]
 		if !okP || !okC {
@@ -1398,23 +1490,7 @@ const runOfWork = `(SELECT r.id FROM runs r WHERE r.puzzle_id = k.p AND r.config
 // means nothing here); an item pending or running here and done in the
 // source becomes done, with the run of its identity.
 func (m *merger) mergeWork() error {
-	read := func(after int64, n int) ([]workRow, int64, error) {
-		var out []workRow
-		err := selectAll(m.ctx, m.src, "read work", m.src.Rebind(`
-			SELECT id, experiment_id, puzzle_id, config_id, seed, max_evaluations, max_generations, timeout_ms,
-				trace, state, worker, attempts, enqueued_at, finished_at
-			FROM work WHERE id > ? ORDER BY id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
-			var r workRow
-			err := rs.Scan(&r.id, &r.experiment, &r.puzzle, &r.config, &r.seed, &r.maxEvals, &r.maxGens, &r.timeout,
-				&r.trace, &r.state, &r.worker, &r.attempts, &r.enqueued, &r.finished)
-			out = append(out, r)
-			return err
-		})
-		if len(out) == 0 {
-			return nil, after, err
-		}
-		return out, out[len(out)-1].id, err
-	}
+	read := m.readWork
 	write := func(tx *sqlx.Tx, d *delta, page []workRow) error {
 		var rows []workRow
 		for _, r := range page {
@@ -1511,5 +1587,24 @@ func (m *merger) mergeWork() error {
 		}
 		return nil
 	}
-	return mergePages(m, MergeWork, nil, read, write)
+	return mergePages(m, MergeWork, nil, read, write, func(r workRow) badKey { return badKey{"work", r.id, 0} })
+}
+
+// readWork reads a page of the source's work queue.
+func (m *merger) readWork(after int64, n int) ([]workRow, int64, error) {
+	var out []workRow
+	err := selectAll(m.ctx, m.src, "read work", m.src.Rebind(`
+		SELECT id, experiment_id, puzzle_id, config_id, seed, max_evaluations, max_generations, timeout_ms,
+			trace, state, worker, attempts, enqueued_at, finished_at
+		FROM work WHERE id > ? ORDER BY id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
+		var r workRow
+		err := rs.Scan(&r.id, &r.experiment, &r.puzzle, &r.config, &r.seed, &r.maxEvals, &r.maxGens, &r.timeout,
+			&r.trace, &r.state, &r.worker, &r.attempts, &r.enqueued, &r.finished)
+		out = append(out, r)
+		return err
+	})
+	if len(out) == 0 {
+		return nil, after, err
+	}
+	return out, out[len(out)-1].id, err
 }

@@ -389,6 +389,16 @@ func TestMergeConflicts(t *testing.T) {
 	ctx := context.Background()
 	base := newMergeLab(t)
 	base.execute(t, base.plan(1))
+	// Valid settings of franco-tabu, other than those of tabu-small.
+	info, err := solvers.Default().Lookup("franco-tabu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	params, err := info.Resolve(map[string]string{"tabu-list-size": "11"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherTabu := params.Canonical()
 	tests := []struct {
 		name string
 		// change is SQL run on the source before the merge.
@@ -437,10 +447,8 @@ func TestMergeConflicts(t *testing.T) {
 		},
 		{
 			name: "configuration name with other settings",
-			change: []string{
-				`UPDATE configs SET name = 'tabu-other' WHERE name = 'tabu-small'`,
-				`UPDATE configs SET name = 'tabu-small', params = '{"x":1}', params_hash = 'feed' WHERE name = 'exact'`,
-			},
+			change: []string{fmt.Sprintf(`UPDATE configs SET params = '%s', params_hash = '%s' WHERE name = 'tabu-small'`,
+				otherTabu, sudokulab.ConfigParamsHash("franco-tabu", otherTabu))},
 			kind:     db.MergeConfigs,
 			identity: "configuration tabu-small",
 			differs:  `settings franco-tabu {`,

@@ -81,16 +81,8 @@ const fillCount = `solution_count = COALESCE(solution_count, ?),
 // EINVALID error.
 func AddPuzzle(ctx context.Context, x sqlx.ExtContext, p *sudokulab.Puzzle) (id int64, created bool, err error) {
 	g := p.Givens
-	if err := g.Validate(); err != nil {
+	if err := p.Check(); err != nil {
 		return 0, false, sudokulab.WrapError(sudokulab.EINVALID, err, "puzzle %s", g.String())
-	}
-	if p.HasSolution() {
-		if err := sudokulab.CheckSolution(g, p.Solution); err != nil {
-			return 0, false, sudokulab.WrapError(sudokulab.EINVALID, err, "puzzle %s: wrong solution", g.String())
-		}
-	}
-	if c := p.SolutionCount; c != nil && (*c < 0 || *c > 2 || (*c == 0 && p.HasSolution())) {
-		return 0, false, sudokulab.Errorf(sudokulab.EINVALID, "puzzle %s: solution count %d: want 0, 1 or 2 (two or more), and not 0 with a solution", g.String(), *c)
 	}
 	status, err := countStatus(p)
 	if err != nil {

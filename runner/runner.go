@@ -361,19 +361,8 @@ func checkResult(puzzle sudokulab.Grid, res sudokulab.Result) error {
 	if !res.Status.Valid() {
 		return fmt.Errorf("solver returned status %q", res.Status)
 	}
-	g := res.Grid
-	if g.Shape != puzzle.Shape || len(g.Cells) != len(puzzle.Cells) {
-		return fmt.Errorf("solver returned a %s grid of %d cells for a %s puzzle", g.Shape, len(g.Cells), puzzle.Shape)
-	}
-	for i, v := range puzzle.Cells {
-		if v != 0 && g.Cells[i] != v {
-			return fmt.Errorf("solver changed the given at %s", puzzle.Geometry().CellName(i))
-		}
-	}
-	if res.Status == sudokulab.StatusSolved {
-		if err := sudokulab.CheckSolution(puzzle, g); err != nil {
-			return fmt.Errorf("solver claimed a solution that is wrong: %w", err)
-		}
+	if err := sudokulab.CheckFinalGrid(puzzle, res.Grid, res.Status == sudokulab.StatusSolved); err != nil {
+		return fmt.Errorf("solver returned a wrong grid: %w", err)
 	}
 	return nil
 }

@@ -421,10 +421,10 @@ func TestExecuteSolverFailures(t *testing.T) {
 		finalGrid bool // a final grid and best cost are stored
 	}{
 		{localSearchInfo(), sudokulab.StatusSolved, nil, -1, true},
-		{brokenInfo("wrong-solution"), sudokulab.StatusError, []string{"claimed a solution that is wrong", "both hold"}, 1, true},
-		{brokenInfo("changed-given"), sudokulab.StatusError, []string{"changed the given at " + firstGiven}, 1, true},
+		{brokenInfo("wrong-solution"), sudokulab.StatusError, []string{"the final grid is no solution", "both hold"}, 1, true},
+		{brokenInfo("changed-given"), sudokulab.StatusError, []string{"changes the given at " + firstGiven}, 1, true},
 		{brokenInfo("bad-status"), sudokulab.StatusError, []string{`returned status "finished"`}, 1, true},
-		{brokenInfo("short-grid"), sudokulab.StatusError, []string{"grid of 10 cells"}, 1, false},
+		{brokenInfo("short-grid"), sudokulab.StatusError, []string{"final grid has 10 cells, want 81"}, 1, false},
 		{brokenInfo("panic"), sudokulab.StatusError, []string{"panicked", "boom"}, 0, false},
 		{brokenInfo("error"), sudokulab.StatusError, []string{"cannot work on this puzzle"}, 0, false},
 		{failingNewInfo(), sudokulab.StatusError, []string{"new test-broken-new", "test constructor refuses"}, 0, false},

@@ -16,6 +16,7 @@ import (
 type mergeOptions struct {
 	*options
 	failOnConflict bool
+	skipInvalid    bool
 	batch          int
 }
 
@@ -41,6 +42,17 @@ configuration name given to other settings) is a conflict: the destination
 keeps its own, and the conflict is listed on standard error. Conflicts do
 not change the exit status unless --fail-on-conflict is given (exit 4).
 
+Every source is checked before anything of it is written, as import and
+run check what they store: puzzles and their solutions against the rules,
+the final grids of solved runs (a solution that keeps the givens),
+configurations of solvers this program runs with parameters they declare,
+JSON columns (parameters, options, details, metadata) that parse, and text
+within bounds (names 1 KiB, labels 64 KiB, other text 1 MiB, JSON 16 MiB).
+A source that fails is refused whole with the first few reasons (table,
+row id, what is wrong) and exit status 2, and nothing of it is merged;
+with --skip-invalid it is merged without the invalid rows and the rows
+that depend on them, each listed on standard error.
+
 The sources are only read. The destination is written in short
 transactions (a few hundred runs with their trajectories each), so other
 commands can use it meanwhile, and an interrupted merge resumes when run
@@ -61,13 +73,15 @@ the merged runs form one experiment. With SLURM:
   sudokulab --db lab.db merge shard-*.db`,
 		Example: `  sudokulab --db lab.db merge shard-1.db shard-2.db shard-3.db
   sudokulab --db postgres://lab@dbhost/lab merge results/*.db --fail-on-conflict
-  sudokulab --db lab.db -O csv merge other-lab.db > merge-report.csv`,
+  sudokulab --db lab.db -O csv merge other-lab.db > merge-report.csv
+  sudokulab --db lab.db merge --skip-invalid someone-elses-lab.db`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMerge(cmd.Context(), cmd, o, args)
 		},
 	}
 	cmd.Flags().BoolVar(&o.failOnConflict, "fail-on-conflict", false, "exit with status 4 when a source conflicts with the destination")
+	cmd.Flags().BoolVar(&o.skipInvalid, "skip-invalid", false, "merge a source that holds invalid rows without them (each is listed) instead of refusing it")
 	cmd.Flags().IntVar(&o.batch, "batch", 500, "source rows (runs with their trajectories) per destination transaction, at most 2000")
 	return cmd
 }
@@ -93,9 +107,9 @@ func runMerge(ctx context.Context, cmd *cobra.Command, o *mergeOptions, sources 
 		mergeErr  error
 	)
 	for _, target := range sources {
-		rep, err := mergeOne(ctx, stderr, dst, target, o.batch, o.sameSettings)
+		rep, err := mergeOne(ctx, stderr, dst, target, o)
 		for _, c := range rep.Counts {
-			rows = append(rows, []any{rep.Source, c.Kind, c.Added, c.Existing, c.Updated, c.Conflicts, c.Skipped})
+			rows = append(rows, []any{rep.Source, c.Kind, c.Added, c.Existing, c.Updated, c.Conflicts, c.Skipped, c.Invalid})
 		}
 		conflicts += rep.ConflictCount()
 		if err != nil {
@@ -108,7 +122,7 @@ func runMerge(ctx context.Context, cmd *cobra.Command, o *mergeOptions, sources 
 	}
 	// The report of what was done, also when a source failed.
 	if err := writeRows(cmd.OutOrStdout(), o.format,
-		[]string{"source", "kind", "added", "already", "updated", "conflicts", "skipped"}, rows); err != nil {
+		[]string{"source", "kind", "added", "already", "updated", "conflicts", "skipped", "invalid"}, rows); err != nil {
 		return errors.Join(mergeErr, err)
 	}
 	if mergeErr != nil {
@@ -138,8 +152,8 @@ func (o *options) sameSettings(solver, a, b string) bool {
 }
 
 // mergeOne merges the database target into dst, telling stderr what it
-// does, the conflicts and the notes.
-func mergeOne(ctx context.Context, stderr io.Writer, dst *db.DB, target string, batch int, sameSettings func(solver, a, b string) bool) (db.MergeReport, error) {
+// does, the conflicts, the invalid rows left out and the notes.
+func mergeOne(ctx context.Context, stderr io.Writer, dst *db.DB, target string, o *mergeOptions) (db.MergeReport, error) {
 	src, err := db.OpenOptions(ctx, target, db.Options{ReadOnly: true})
 	if err != nil {
 		return db.MergeReport{Source: db.Redact(target)}, fmt.Errorf("merge source: %w", openError(target, err))
@@ -148,8 +162,10 @@ func mergeOne(ctx context.Context, stderr io.Writer, dst *db.DB, target string, 
 	start, last := time.Now(), time.Now()
 	fmt.Fprintf(stderr, "merging %s into %s\n", src.Path(), dst.Path())
 	rep, err := db.Merge(ctx, dst, src, db.MergeOptions{
-		Batch:        batch,
-		SameSettings: sameSettings,
+		Batch:        o.batch,
+		SameSettings: o.sameSettings,
+		Solvers:      o.registry,
+		SkipInvalid:  o.skipInvalid,
 		Progress: func(kind string, done int64) {
 			if time.Since(last) >= 5*time.Second {
 				last = time.Now()
@@ -163,8 +179,19 @@ func mergeOne(ctx context.Context, stderr io.Writer, dst *db.DB, target string, 
 	if rep.ConflictsNotListed > 0 {
 		fmt.Fprintf(stderr, "conflict: %d more not listed\n", rep.ConflictsNotListed)
 	}
+	if o.skipInvalid {
+		for _, v := range rep.Invalid {
+			fmt.Fprintf(stderr, "invalid, left out: %s\n", v)
+		}
+		if rep.InvalidNotListed > 0 {
+			fmt.Fprintf(stderr, "invalid, left out: %d more not listed\n", rep.InvalidNotListed)
+		}
+	}
 	for _, n := range rep.Notes {
 		fmt.Fprintf(stderr, "note: %s\n", n)
+	}
+	if sudokulab.ErrorCode(err) == sudokulab.EINVALID && len(rep.Invalid) > 0 {
+		err = fmt.Errorf("%w (--skip-invalid merges the other rows)", err)
 	}
 	if err == nil {
 		r := rep.Count(db.MergeRuns)

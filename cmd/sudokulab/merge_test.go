@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/internal/pgtest"
 )
@@ -218,12 +219,23 @@ func TestMergeOlderSettings(t *testing.T) {
 		"--max-evaluations", "2000", "--experiment", "old"); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, errOut)
 	}
-	// As older code stored them: without the aspiration parameter (at its
-	// default, false) for one; with another tabu tenure for the other.
-	for _, q := range []string{
-		`UPDATE configs SET params = replace(params, '"aspiration":false,', ''), params_hash = 'older' WHERE name = 'franco-tabu-table2'`,
-		`UPDATE configs SET params = replace(params, '"aspiration":false,', '"aspiration":true,'), params_hash = 'changed' WHERE name = 'franco-tabu-table2-ac3'`,
-	} {
+	// As older code stored them, each with the hash of what it stored:
+	// without the aspiration parameter (at its default, false) for one;
+	// with aspiration for the other.
+	for name, with := range map[string]string{"franco-tabu-table2": "", "franco-tabu-table2-ac3": `"aspiration":true,`} {
+		out, errOut, code := run(t, "--db", src, "-O", "csv", "sql", "SELECT solver, params FROM configs WHERE name = '"+name+"'")
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if code != 0 || len(lines) != 2 {
+			t.Fatalf("read %s: exit %d: %s%s", name, code, out, errOut)
+		}
+		solver, params, _ := strings.Cut(lines[1], ",")
+		params = strings.ReplaceAll(strings.Trim(params, `"`), `""`, `"`)
+		older := strings.Replace(params, `"aspiration":false,`, with, 1)
+		if older == params {
+			t.Fatalf("%s has no aspiration parameter: %s", name, params)
+		}
+		q := fmt.Sprintf(`UPDATE configs SET params = '%s', params_hash = '%s' WHERE name = '%s'`,
+			older, sudokulab.ConfigParamsHash(solver, older), name)
 		if out, errOut, code := run(t, "--db", src, "sql", "--write", q); code != 0 {
 			t.Fatalf("%s: exit %d: %s%s", q, code, out, errOut)
 		}
@@ -306,5 +318,44 @@ func TestMergeErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errOut, tt.code, tt.want)
 			}
 		})
+	}
+}
+
+// TestMergeInvalidSource merges a lab holding a puzzle whose stored
+// solution is its givens: refused with exit 2, the row and the reason,
+// and nothing merged; with --skip-invalid merged without it, the row
+// listed and counted.
+func TestMergeInvalidSource(t *testing.T) {
+	src := copyLab(t, exampleDB(t), "src.db")
+	if out, errOut, code := run(t, "--db", src, "sql", "--write", "UPDATE puzzles SET solution = grid WHERE id = 1"); code != 0 {
+		t.Fatalf("spoil: exit %d: %s%s", code, out, errOut)
+	}
+	dst := initDB(t, filepath.Join(t.TempDir(), "dst.db"))
+	_, before := labRuns(t, dst)
+	_, errOut, code := run(t, "--db", dst, "merge", src)
+	if code != exitInvalid {
+		t.Fatalf("merge: exit %d, want %d: %s", code, exitInvalid, errOut)
+	}
+	for _, want := range []string{"1 row of the source fails the checks, so nothing was merged: puzzles 1: wrong solution: ",
+		"(--skip-invalid merges the other rows)"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if _, after := labRuns(t, dst); after != before {
+		t.Errorf("the refused merge wrote: %s, before %s", after, before)
+	}
+	out, errOut, code := run(t, "--db", dst, "-O", "json", "merge", "--skip-invalid", src)
+	if code != exitOK {
+		t.Fatalf("merge --skip-invalid: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "invalid, left out: puzzles 1: wrong solution: ") {
+		t.Errorf("stderr lacks the invalid row:\n%s", errOut)
+	}
+	if !strings.Contains(out, `"kind": "puzzles", "added": `) || !strings.Contains(out, `"skipped": 0, "invalid": 1`) {
+		t.Errorf("report: %s", out)
+	}
+	if _, after := labRuns(t, dst); after == before {
+		t.Errorf("nothing merged with --skip-invalid: %s", after)
 	}
 }

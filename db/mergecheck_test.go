@@ -1,0 +1,192 @@
+package db_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"sudokulab"
+	"sudokulab/db"
+	"sudokulab/internal/paperdata"
+	"sudokulab/solvers"
+)
+
+// hostileCase is a source lab spoiled by SQL: what the checks must say
+// about it, and a query on the destination that counts what must not
+// arrive.
+type hostileCase struct {
+	name string
+	// change runs on one connection of the source, in order.
+	change []string
+	// table, row and reason are what the refusal names.
+	table, row, reason string
+	// kind counts the invalid row in the report of a merge that skips it.
+	kind string
+	// absent counts, in the destination, the rows that must not arrive.
+	absent string
+}
+
+// hostileCases spoils the lab of the merge tests (with its runs) in each
+// way a lab file written by others could be wrong.
+func hostileCases(t *testing.T) []hostileCase {
+	// A solution of sato-no1 (puzzle 3) with one empty cell of the
+	// puzzle given the value of its neighbour: the givens are kept, a
+	// row repeats a digit.
+	pp := paperdata.MustGet("sato-no1")
+	bad := pp.Solution.Clone()
+	for i, v := range pp.Puzzle.Cells {
+		if v == 0 {
+			bad.Cells[i] = bad.Cells[i^1]
+			break
+		}
+	}
+	// The givens of sato-no11 with a digit repeated in the first row.
+	twice := paperdata.MustGet("sato-no11").Puzzle.Clone()
+	first := -1
+	for i := range 9 {
+		if twice.Cells[i] != 0 {
+			if first >= 0 {
+				twice.Cells[i] = twice.Cells[first]
+				break
+			}
+			first = i
+		}
+	}
+	return []hostileCase{
+		{
+			name:   "solution breaks the rules",
+			change: []string{fmt.Sprintf(`UPDATE puzzles SET solution = '%s' WHERE id = 3`, bad)},
+			table:  "puzzles", row: "3", reason: "wrong solution: solution breaks the rules",
+			kind:   db.MergePuzzles,
+			absent: fmt.Sprintf(`SELECT COUNT(*) FROM puzzles WHERE grid = '%s'`, pp.Puzzle),
+		},
+		{
+			name:   "givens break the rules",
+			change: []string{fmt.Sprintf(`UPDATE puzzles SET grid = '%s', solution = NULL, solution_count = NULL WHERE id = 4`, twice)},
+			table:  "puzzles", row: "4", reason: "givens break the rules",
+			kind:   db.MergePuzzles,
+			absent: fmt.Sprintf(`SELECT COUNT(*) FROM puzzles WHERE grid = '%s'`, twice),
+		},
+		{
+			name: "solved run whose final grid is no solution",
+			change: []string{`UPDATE runs SET final_grid = (SELECT grid FROM puzzles p WHERE p.id = runs.puzzle_id)
+				WHERE id = (SELECT MIN(id) FROM runs WHERE status = 'solved')`},
+			table: "runs", row: "", reason: "solved, but the final grid is no solution",
+			kind:   db.MergeRuns,
+			absent: `SELECT COUNT(*) FROM runs r JOIN puzzles p ON p.id = r.puzzle_id WHERE r.final_grid = p.grid`,
+		},
+		{
+			name: "configuration of an unknown solver",
+			change: []string{fmt.Sprintf(`UPDATE configs SET solver = 'no-such-solver', params = '{}', params_hash = '%s' WHERE name = 'exact'`,
+				sudokulab.ConfigParamsHash("no-such-solver", "{}"))},
+			table: "configs", row: "", reason: `solver "no-such-solver" is not one this program runs`,
+			kind:   db.MergeConfigs,
+			absent: `SELECT COUNT(*) FROM configs WHERE solver = 'no-such-solver'`,
+		},
+		{
+			name:   "rating options that are not JSON",
+			change: []string{`UPDATE ratings SET options = '{not json' WHERE puzzle_id = 2`},
+			table:  "ratings", row: "2", reason: "options are not a JSON object",
+			kind:   db.MergeRatings,
+			absent: `SELECT COUNT(*) FROM ratings WHERE options = '{not json'`,
+		},
+		{
+			name:   "20 MB label",
+			change: []string{`UPDATE collection_puzzles SET label = hex(zeroblob(10000000)) WHERE puzzle_id = 5`},
+			table:  "collection_puzzles", row: "collection 1, puzzle 5", reason: "label is 20000000 bytes long, more than 65536",
+			kind:   db.MergeMemberships,
+			absent: `SELECT COUNT(*) FROM collection_puzzles WHERE length(label) > 1000`,
+		},
+		{
+			// SQLite can be told to store it; the destination's CHECK
+			// would refuse it only after the earlier kinds committed.
+			name: "CHECK-violating run status",
+			change: []string{`PRAGMA ignore_check_constraints = ON`,
+				`UPDATE runs SET status = 'finished' WHERE id = (SELECT MAX(id) FROM runs WHERE status <> 'solved')`},
+			table: "runs", row: "", reason: `status "finished"`,
+			kind:   db.MergeRuns,
+			absent: `SELECT COUNT(*) FROM runs WHERE status = 'finished'`,
+		},
+	}
+}
+
+// spoil applies the change of tc to the lab file at path, on one
+// connection (a pragma holds for its connection only).
+func spoil(t *testing.T, path string, change []string) {
+	t.Helper()
+	ctx := context.Background()
+	d := mergeOpen(t, path)
+	conn, err := d.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range change {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	conn.Close()
+	d.Close()
+}
+
+// TestMergeRefusesInvalidSource merges each hostile lab into a fresh
+// destination on each backend: the merge is refused with the table, row
+// and reason, and the destination stays empty; with SkipInvalid the rest
+// is merged without the invalid row, which the report lists.
+func TestMergeRefusesInvalidSource(t *testing.T) {
+	ctx := context.Background()
+	base := newMergeLab(t)
+	base.execute(t, base.plan(1))
+	cases := hostileCases(t)
+	sources := make([]string, len(cases))
+	for i, tc := range cases {
+		src := base.copyTo(t, fmt.Sprintf("src-%d.db", i))
+		spoil(t, src.path, tc.change)
+		sources[i] = src.path
+	}
+	forEachBackend(t, func(t *testing.T, b backend) {
+		for i, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				src := mergeOpenRead(t, sources[i])
+				opts := db.MergeOptions{Solvers: solvers.Default()}
+				dst := b.open(t)
+				before := tableCounts(t, dst)
+				rep, err := db.Merge(ctx, dst, src, opts)
+				wantCode(t, err, sudokulab.EINVALID)
+				want := tc.table + " " + tc.row
+				if !strings.Contains(err.Error(), "1 row of the source fails the checks, so nothing was merged: "+want) ||
+					!strings.Contains(err.Error(), tc.reason) {
+					t.Errorf("refusal %q: want it to name %q and %q", err, want, tc.reason)
+				}
+				if got := tableCounts(t, dst); fmt.Sprint(got) != fmt.Sprint(before) {
+					t.Errorf("the refused merge wrote: row counts %v, before %v", got, before)
+				}
+				if len(rep.Invalid) != 1 || rep.Invalid[0].Table != tc.table || !strings.Contains(rep.Invalid[0].Reason, tc.reason) {
+					t.Errorf("report lists %+v, want one row of %s: %s", rep.Invalid, tc.table, tc.reason)
+				}
+
+				opts.SkipInvalid = true
+				rep, err = db.Merge(ctx, dst, src, opts)
+				if err != nil {
+					t.Fatalf("merge skipping the invalid row: %v", err)
+				}
+				if len(rep.Invalid) != 1 || !strings.Contains(rep.Invalid[0].String(), want) {
+					t.Errorf("report lists %+v, want %s", rep.Invalid, want)
+				}
+				if c := rep.Count(tc.kind); c.Invalid != 1 {
+					t.Errorf("%s counted %+v, want 1 invalid", tc.kind, c)
+				}
+				if n := countOf(t, dst, tc.absent); n != 0 {
+					t.Errorf("%s = %d in the destination, want 0", tc.absent, n)
+				}
+				if n := countOf(t, dst, `SELECT COUNT(*) FROM runs`); n == 0 {
+					t.Error("no run merged beside the invalid row")
+				}
+				if n := countOf(t, dst, `SELECT COUNT(*) FROM puzzles`); n < 4 {
+					t.Errorf("%d puzzles merged, want the valid ones", n)
+				}
+			})
+		}
+	})
+}
