@@ -12,6 +12,8 @@ package migrations
 import (
 	"embed"
 	"io/fs"
+	"strconv"
+	"strings"
 )
 
 // FS holds the SQLite migration files at its root.
@@ -30,3 +32,21 @@ var PostgresFS = func() fs.FS {
 	}
 	return sub
 }()
+
+// Latest returns the version of the newest migration: the schema version
+// this program writes and reads. Both dialects have the same versions.
+func Latest() int64 {
+	names, err := fs.Glob(FS, "*.sql")
+	if err != nil {
+		panic(err)
+	}
+	var latest int64
+	for _, n := range names {
+		v, err := strconv.ParseInt(strings.SplitN(n, "_", 2)[0], 10, 64)
+		if err != nil {
+			panic("migrations: " + n + " is not named NNNNN_description.sql")
+		}
+		latest = max(latest, v)
+	}
+	return latest
+}

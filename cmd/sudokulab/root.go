@@ -139,7 +139,14 @@ The schema is documented in docs/schema.md.`,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			return checkOutputFlags(cmd, opts)
 		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if v, _ := cmd.Flags().GetBool("version"); v {
+				return runVersion(cmd, opts)
+			}
+			return cmd.Help()
+		},
 	}
+	root.Flags().Bool("version", false, "print the version, as sudokulab version does")
 	pf := root.PersistentFlags()
 	pf.StringVar(&opts.dbPath, "db", defaultDB, "database file or postgres:// URL; $"+envDB+" sets the default")
 	pf.StringVarP(&opts.format, "output-format", "O", "table", "output format of what commands print: table, csv or json")
@@ -172,6 +179,7 @@ The schema is documented in docs/schema.md.`,
 		newSolveCmd(opts),
 		newSolversCmd(opts),
 		newSQLCmd(opts),
+		newVersionCmd(opts),
 		newWorkerCmd(opts),
 	)
 	argsWithHelp(root)

@@ -29,6 +29,7 @@ package exact
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"time"
 
@@ -138,6 +139,21 @@ func CountEngine() string {
 		return "triad"
 	}
 	return "lc9"
+}
+
+// Engines says in one line which engines this binary and processor use:
+// Solve's (lc9 on 9x9, the general engine on every other shape) and
+// Count's on sparse 9x9 puzzles, and why Count's is not the triad engine
+// when it is not, so that a run or a measurement can say what it ran on.
+func Engines() string {
+	const solve = "solve: lc9 on 9x9, general on other shapes"
+	switch {
+	case triad.Available():
+		return solve + "; count on 9x9 with at most " + strconv.Itoa(TriadMaxGivens) + " givens: triad (vector build, AVX2)"
+	case triad.VectorBuild():
+		return solve + "; count: lc9 (this binary has triad's vector build, but the processor lacks AVX2)"
+	}
+	return solve + "; count: lc9 (built without GOEXPERIMENT=simd: no vector build of triad)"
 }
 
 // pools holds Solvers for Solve, by box shape.

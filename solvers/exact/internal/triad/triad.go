@@ -34,6 +34,11 @@ import (
 // and the processor runs it (AVX2).
 func Available() bool { return simd && cpuOK() }
 
+// VectorBuild reports whether this binary has the vector build of the
+// engine (GOEXPERIMENT=simd on amd64), whether or not the processor runs
+// it.
+func VectorBuild() bool { return simd }
+
 // Runs reports whether the engine runs here: always in the portable
 // build, only with AVX2 in the vector build. Nothing else in the package
 // may be used when it is false; not even its tables are built.
