@@ -16,9 +16,10 @@ import (
 
 type checkOptions struct {
 	*options
-	fileFormat, symbols string
-	jobs                int
-	countTimeout        time.Duration
+	decodeFlags
+	fileFormat   string
+	jobs         int
+	countTimeout time.Duration
 }
 
 func newCheckCmd(opts *options) *cobra.Command {
@@ -36,7 +37,8 @@ The puzzles are checked on every core (--jobs) and the lines come as they
 are done, in order. No database is opened or created.`,
 		Example: `  sudokulab check top1465.txt
   sudokulab -O csv check *.sdk > checked.csv
-  sudokulab check --format line hardest.txt --count-timeout 1m`,
+  sudokulab check --format line hardest.txt --count-timeout 1m
+  sudokulab check table.csv --puzzle-column grid`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCheck(cmd.Context(), cmd, o, args)
@@ -44,7 +46,7 @@ are done, in order. No database is opened or created.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.fileFormat, "format", "", "the files' format (default: detected; see sudokulab formats)")
-	f.StringVar(&o.symbols, "symbols", "", "symbol set of large grids, such as 0-F or A-Y (default: detected)")
+	o.decodeFlags.register(f, "")
 	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "goroutines checking puzzles")
 	f.DurationVar(&o.countTimeout, "count-timeout", pipeline.DefaultCountTimeout,
 		"time to count one puzzle's solutions before its count is undetermined (0: the default, negative: no limit)")
@@ -52,14 +54,13 @@ are done, in order. No database is opened or created.`,
 }
 
 // fileReaderOf returns the reader of the files of rate or check FILE...,
-// checking the format and symbols named.
-func fileReaderOf(format, symbols string) (*fileReader, error) {
-	fr := &fileReader{format: format, decode: importers.Options{Symbols: symbols}, reg: importers.Default()}
-	if symbols != "" {
-		if _, err := importers.ParseSymbols(symbols); err != nil {
-			return nil, err
-		}
+// checking the format and the decoding flags.
+func fileReaderOf(format string, d *decodeFlags) (*fileReader, error) {
+	o, err := d.options()
+	if err != nil {
+		return nil, err
 	}
+	fr := &fileReader{format: format, decode: o, reg: importers.Default()}
 	if format != "" {
 		if _, err := fr.reg.Lookup(format); err != nil {
 			return nil, err
@@ -123,7 +124,7 @@ func runCheck(ctx context.Context, cmd *cobra.Command, o *checkOptions, files []
 	if o.jobs < 1 {
 		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)
 	}
-	fr, err := fileReaderOf(o.fileFormat, o.symbols)
+	fr, err := fileReaderOf(o.fileFormat, &o.decodeFlags)
 	if err != nil {
 		return err
 	}

@@ -386,6 +386,28 @@ func TestRateAndCheckFiles(t *testing.T) {
 	}
 }
 
+// check and rate FILE... take --puzzle-column as import does: the CSV
+// error that suggests the flag is followed by one that reads.
+func TestRateAndCheckFilesPuzzleColumn(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "none.db")
+	file := fixture("csv/no-grid-column.csv")
+	for _, cmd := range [][]string{{"check"}, {"rate", "--rater", "givens"}} {
+		_, errOut, code := run(t, append(append([]string{"--db", dbPath}, cmd...), file)...)
+		if code != exitInvalid || !strings.Contains(errOut, "name it with --puzzle-column") {
+			t.Fatalf("%s without --puzzle-column: exit %d %q", cmd[0], code, errOut)
+		}
+		out := mustRun(t, append(append([]string{"--db", dbPath, "-O", "csv"}, cmd...), "--puzzle-column", "board_text", file)...)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if len(lines) != 3 || !strings.HasPrefix(lines[1], file+",2,") || !strings.Contains(lines[1], `"8 cells, want 16`) ||
+			!strings.HasPrefix(lines[2], file+",3,,9,35,1,") {
+			t.Errorf("%s --puzzle-column:\n%s", cmd[0], out)
+		}
+	}
+	if _, errOut, code := run(t, "--db", dbPath, "rate", "--rater", "givens", "--puzzle-column", "x"); code != exitInvalid || !strings.Contains(errOut, "--puzzle-column is for rate FILE...") {
+		t.Errorf("--puzzle-column without files: exit %d %q", code, errOut)
+	}
+}
+
 // Shell completion offers the names of configurations, collections,
 // solvers, raters, queries and experiments, never file names.
 func TestCompletion(t *testing.T) {

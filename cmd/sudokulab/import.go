@@ -23,13 +23,12 @@ import (
 
 type importOptions struct {
 	*options
-	fileFormat, collection, symbols string
-	puzzleColumn, solutionColumn    string
-	ratingColumns                   []string
-	skipInvalid, requireUnique      bool
-	addToFrozen                     bool
-	jobs                            int
-	countTimeout                    time.Duration
+	decodeFlags
+	fileFormat, collection     string
+	skipInvalid, requireUnique bool
+	addToFrozen                bool
+	jobs                       int
+	countTimeout               time.Duration
 }
 
 func newImportCmd(opts *options) *cobra.Command {
@@ -82,10 +81,8 @@ another process is importing into the collection is a conflict (exit 4).`,
 	f := cmd.Flags()
 	f.StringVar(&o.fileFormat, "format", "", "the files' format (default: detected; see sudokulab formats); the output format is --output-format")
 	f.StringVar(&o.collection, "collection", "", "collection the puzzles go to (default: the file's base name)")
-	f.StringVar(&o.symbols, "symbols", "", "symbol set of large grids, such as 0-F, 1-G, A-P, A-Y or 1-16 (default: detected)")
-	f.StringVar(&o.puzzleColumn, "puzzle-column", "", "CSV column (or JSON field) holding the puzzle")
-	f.StringVar(&o.solutionColumn, "solution-column", "", "CSV column (or JSON field) holding the solution")
-	f.StringArrayVar(&o.ratingColumns, "rating-column", nil, "CSV column COLUMN=RATER whose numbers are stored as ratings (repeatable)")
+	o.decodeFlags.register(f, "")
+	o.decodeFlags.registerRatings(f)
 	f.BoolVar(&o.addToFrozen, "add-to-frozen", false, "add puzzles to frozen collections (made by collections add), which imports leave alone otherwise")
 	f.BoolVar(&o.skipInvalid, "skip-invalid", false, "import the valid puzzles of a file with bad entries and list the rejected ones")
 	f.BoolVar(&o.requireUnique, "require-unique", false, "reject puzzles without exactly one solution")
@@ -111,29 +108,19 @@ func runImport(ctx context.Context, cmd *cobra.Command, o *importOptions, files 
 		RequireUnique: o.requireUnique,
 		Workers:       o.jobs,
 		CountTimeout:  o.countTimeout,
-		Decode: importers.Options{Symbols: o.symbols, PuzzleColumn: o.puzzleColumn,
-			SolutionColumn: o.solutionColumn, RatingColumns: map[string]string{}},
-		Progress: newImportProgress(cmd.ErrOrStderr()),
+		Progress:      newImportProgress(cmd.ErrOrStderr()),
 	}
 	if o.jobs < 1 {
 		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)
 	}
-	if o.symbols != "" {
-		if _, err := importers.ParseSymbols(o.symbols); err != nil {
-			return err
-		}
+	var err error
+	if popts.Decode, err = o.decodeFlags.options(); err != nil {
+		return err
 	}
 	if o.fileFormat != "" {
 		if _, err := importers.Default().Lookup(o.fileFormat); err != nil {
 			return err
 		}
-	}
-	for _, rc := range o.ratingColumns {
-		col, rater, ok := strings.Cut(rc, "=")
-		if !ok || col == "" || rater == "" {
-			return sudokulab.Errorf(sudokulab.EINVALID, "--rating-column %q: want COLUMN=RATER, such as ER=se-er", rc)
-		}
-		popts.Decode.RatingColumns[col] = rater
 	}
 	d, err := o.open(ctx)
 	if err != nil {

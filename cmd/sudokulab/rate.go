@@ -21,16 +21,17 @@ import (
 
 type rateOptions struct {
 	*options
-	// fileFormat, symbols and countTimeout are for rate FILE...
-	fileFormat, symbols string
-	countTimeout        time.Duration
-	rater               string
-	where               string
-	collection          string
-	limit               int
-	jobs                int
-	opts                []string
-	force               bool
+	// fileFormat, decodeFlags and countTimeout are for rate FILE...
+	fileFormat   string
+	decodeFlags  decodeFlags
+	countTimeout time.Duration
+	rater        string
+	where        string
+	collection   string
+	limit        int
+	jobs         int
+	opts         []string
+	force        bool
 	// timeout bounds each rating (one puzzle by one rater); 0: none.
 	timeout time.Duration
 	// batch bounds the puzzles whose ratings are written in one
@@ -155,10 +156,15 @@ cut_short and names the puzzles on standard error. Rate again with a longer
 			if len(args) > 0 {
 				return runRateFiles(cmd.Context(), cmd, o, args)
 			}
-			for _, name := range []string{"format", "symbols", "count-timeout"} {
-				if cmd.Flags().Changed(name) {
-					return usageError(cmd, fmt.Sprintf("--%s is for rate FILE... (the output format is --output-format, -O)", name))
+			for _, name := range append([]string{"format", "count-timeout"}, decodeFlagNames...) {
+				if !cmd.Flags().Changed(name) {
+					continue
 				}
+				msg := fmt.Sprintf("--%s is for rate FILE...", name)
+				if name == "format" {
+					msg += " (the output format is --output-format, -O)"
+				}
+				return usageError(cmd, msg)
 			}
 			return runRate(cmd.Context(), cmd, o)
 		},
@@ -166,7 +172,7 @@ cut_short and names the puzzles on standard error. Rate again with a longer
 	cmd.Flags().StringVar(&o.rater, "rater", "", "rater name, or all (required)")
 	cmd.Flags().StringVar(&o.where, "where", "", whereHelp)
 	cmd.Flags().StringVar(&o.fileFormat, "format", "", "rate FILE...: the files' format (default: detected; see sudokulab formats)")
-	cmd.Flags().StringVar(&o.symbols, "symbols", "", "rate FILE...: symbol set of large grids, such as 0-F or A-Y (default: detected)")
+	o.decodeFlags.register(cmd.Flags(), "rate FILE...: ")
 	cmd.Flags().DurationVar(&o.countTimeout, "count-timeout", pipeline.DefaultCountTimeout,
 		"rate FILE...: time to count one puzzle's solutions before its count is undetermined")
 	cmd.Flags().StringVar(&o.collection, "collection", "", "only puzzles of this collection")

@@ -51,7 +51,7 @@ func runRateFiles(ctx context.Context, cmd *cobra.Command, o *rateOptions, files
 	if err != nil {
 		return err
 	}
-	fr, err := fileReaderOf(o.fileFormat, o.symbols)
+	fr, err := fileReaderOf(o.fileFormat, &o.decodeFlags)
 	if err != nil {
 		return err
 	}
