@@ -1229,7 +1229,7 @@ func PublishImport(ctx context.Context, x sqlx.ExtContext, l ImportLease, im *su
 
 // EnsureImportCollection is EnsureCollection for an import: a collection
 // it creates records importID as its creator, so that it stays hidden
-// while the import is loading.
+// while the import is loading, and a frozen one keeps its description.
 func EnsureImportCollection(ctx context.Context, x sqlx.ExtContext, name, description string, importID int64) (int64, error) {
 	if strings.TrimSpace(name) == "" {
 		return 0, sudokulab.Errorf(sudokulab.EINVALID, "a collection needs a name")
@@ -1245,7 +1245,16 @@ func EnsureImportCollection(ctx context.Context, x sqlx.ExtContext, name, descri
 	if !errors.Is(err, sql.ErrNoRows) {
 		return 0, dbError(err, "add collection "+name)
 	}
-	return EnsureCollection(ctx, x, name, description)
+	// An existing collection without a description gets the import's,
+	// unless it is frozen: an import changes nothing of those.
+	err = x.QueryRowxContext(ctx, x.Rebind(`SELECT id FROM collections WHERE name = ?`), name).Scan(&id)
+	if err != nil {
+		return 0, dbError(err, "find collection "+name)
+	}
+	if description != "" {
+		_, err = x.ExecContext(ctx, x.Rebind(`UPDATE collections SET description = ? WHERE id = ? AND description = '' AND frozen = 0`), description, id)
+	}
+	return id, dbError(err, "describe collection "+name)
 }
 
 // ClearImport takes one step in removing what the loading import l wrote,
