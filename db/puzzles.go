@@ -260,46 +260,6 @@ func (c connExt) BindNamed(q string, arg any) (string, []any, error) {
 	return c.pool.BindNamed(q, arg)
 }
 
-// checkPredicate refuses a predicate that would end the statement: a ';'
-// outside string literals, quoted names and comments.
-func checkPredicate(where string) error {
-	for i := 0; i < len(where); i++ {
-		switch c := where[i]; c {
-		case '\'', '"', '`':
-			j := strings.IndexByte(where[i+1:], c)
-			if j < 0 {
-				return nil // unterminated: the database reports it
-			}
-			i += j + 1
-		case '[':
-			j := strings.IndexByte(where[i+1:], ']')
-			if j < 0 {
-				return nil
-			}
-			i += j + 1
-		case '-':
-			if strings.HasPrefix(where[i:], "--") {
-				j := strings.IndexByte(where[i:], '\n')
-				if j < 0 {
-					return nil
-				}
-				i += j
-			}
-		case '/':
-			if strings.HasPrefix(where[i:], "/*") {
-				j := strings.Index(where[i+2:], "*/")
-				if j < 0 {
-					return nil
-				}
-				i += j + 3
-			}
-		case ';':
-			return sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: must be one expression, without ';'", where)
-		}
-	}
-	return nil
-}
-
 // EnsureCollection returns the id of the collection called name, creating
 // it with the description if there is none. An existing collection keeps
 // its description unless it has none.

@@ -92,7 +92,14 @@ func runCount(ctx context.Context, cmd *cobra.Command, o *countOptions) error {
 	if err := checkCollection(ctx, d, o.collection); err != nil {
 		return err
 	}
-	ps, err := db.ListPuzzles(ctx, d, andPredicates("solution_count IS NULL", puzzlePredicate(o.where, o.collection)), 0)
+	where, err := puzzlePredicate(o.where, o.collection)
+	if err != nil {
+		return err
+	}
+	if where, err = db.AndPredicates("solution_count IS NULL", where); err != nil {
+		return err
+	}
+	ps, err := db.ListPuzzles(ctx, d, where, 0)
 	if err != nil {
 		return err
 	}

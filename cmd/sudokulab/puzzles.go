@@ -178,12 +178,13 @@ func checkCollection(ctx context.Context, x sqlx.ExtContext, name string) error 
 }
 
 // puzzlePredicate combines --where and --collection into one predicate over
-// puzzle_catalog.
-func puzzlePredicate(where, collection string) string {
+// puzzle_catalog; a --where that could leave its parentheses is an
+// EINVALID error.
+func puzzlePredicate(where, collection string) (string, error) {
 	if collection == "" {
-		return where
+		return db.AndPredicates(where)
 	}
-	return andPredicates(where, "collection = '"+strings.ReplaceAll(collection, "'", "''")+"'")
+	return db.AndPredicates(where, "collection = '"+strings.ReplaceAll(collection, "'", "''")+"'")
 }
 
 func runPuzzlesList(ctx context.Context, cmd *cobra.Command, o *puzzlesListOptions) error {
@@ -195,7 +196,11 @@ func runPuzzlesList(ctx context.Context, cmd *cobra.Command, o *puzzlesListOptio
 	if err := checkCollection(ctx, d, o.collection); err != nil {
 		return err
 	}
-	ps, err := db.ListPuzzles(ctx, d, puzzlePredicate(o.where, o.collection), o.limit)
+	where, err := puzzlePredicate(o.where, o.collection)
+	if err != nil {
+		return err
+	}
+	ps, err := db.ListPuzzles(ctx, d, where, o.limit)
 	if err != nil {
 		return err
 	}

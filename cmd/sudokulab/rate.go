@@ -441,7 +441,11 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 	if err := checkCollection(ctx, d, o.collection); err != nil {
 		return err
 	}
-	puzzles, err := db.ListPuzzles(ctx, d, puzzlePredicate(o.where, o.collection), o.limit)
+	where, err := puzzlePredicate(o.where, o.collection)
+	if err != nil {
+		return err
+	}
+	puzzles, err := db.ListPuzzles(ctx, d, where, o.limit)
 	if err != nil {
 		return err
 	}

@@ -272,7 +272,8 @@ func TestSQLReadOnly(t *testing.T) {
 }
 
 // TestWherePredicates checks that every --where refuses stacked
-// statements before anything runs, and that the database is unchanged.
+// statements and predicates that leave their parentheses before anything
+// runs, and that the database is unchanged.
 func TestWherePredicates(t *testing.T) {
 	path := copyExample(t, t.TempDir())
 	counts, _, _ := run(t, "--db", path, "-O", "csv", "sql", "SELECT (SELECT count(*) FROM runs) || ',' || (SELECT count(*) FROM puzzles) AS n")
@@ -300,6 +301,31 @@ func TestWherePredicates(t *testing.T) {
 	}
 	if after, err := os.ReadFile(path); err != nil || !bytes.Equal(before, after) {
 		t.Errorf("the refused predicates changed the file (%v)", err)
+	}
+	// A predicate that closes the parenthesis it is pasted into would
+	// leave the rest of the statement (or, in run's paging, loop forever).
+	// Some of these commands open the file for writing: the counts below
+	// show that they wrote nothing.
+	escape := "0) OR (1=1"
+	for _, args := range [][]string{
+		{"run", "--where", escape, "--config", "exact"},
+		{"count", "--where", escape},
+		{"rate", "--rater", "givens", "--where", escape},
+		{"compare", "--config", "exact", "--config", "franco-tabu-table2", "--where", escape},
+		{"export-runs", "--format", "csv", "-o", "-", "--where", escape},
+		{"export-runs", "--format", "csv", "-o", "-", "--runs-where", escape},
+		{"plot", "ecdf", "--where", escape, "-o", out},
+		{"plot", "ecdf", "--runs-where", escape, "-o", out},
+		{"runs", "list", "--where", escape},
+		{"runs", "list", "--runs-where", escape},
+		{"puzzles", "list", "--where", escape},
+		{"export", "--where", escape},
+		{"collections", "add", "x", "--where", escape},
+	} {
+		_, errOut, code := run(t, append([]string{"--db", path}, args...)...)
+		if code != exitInvalid || !strings.Contains(errOut, "closes a parenthesis the predicate did not open") {
+			t.Errorf("%s: exit %d %q; want exit %d and the predicate refused", strings.Join(args, " "), code, errOut, exitInvalid)
+		}
 	}
 	stdout, errOut, code := run(t, "--db", path, "-O", "csv", "sql", "SELECT (SELECT count(*) FROM runs) AS runs, (SELECT count(*) FROM puzzles) AS puzzles, (SELECT count(*) FROM collections WHERE name = 'x') AS x")
 	if code != 0 || stdout != "runs,puzzles,x\n"+counts+",0\n" {

@@ -136,8 +136,12 @@ func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
 		return err
 	}
 
+	where, err := puzzlePredicate(o.where, o.collection)
+	if err != nil {
+		return err
+	}
 	spec := db.PlanSpec{
-		Where:     puzzlePredicate(o.where, o.collection),
+		Where:     where,
 		Limit:     o.limit,
 		FirstSeed: o.seed,
 		SeedCount: int64(o.runs),
@@ -151,7 +155,9 @@ func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
 		for i, id := range o.puzzleIDs {
 			ids[i] = strconv.FormatInt(id, 10)
 		}
-		spec.Where = andPredicates(spec.Where, "id IN ("+strings.Join(ids, ", ")+")")
+		if spec.Where, err = db.AndPredicates(spec.Where, "id IN ("+strings.Join(ids, ", ")+")"); err != nil {
+			return err
+		}
 	}
 	puzzles, err := db.CountPlanPuzzles(ctx, d, spec)
 	if err != nil {
@@ -324,16 +330,4 @@ func parseShard(s string) (k, n int, err error) {
 		return 0, 0, sudokulab.Errorf(sudokulab.EINVALID, "--shard %q: want K/N with 1 <= K <= N, such as 3/8", s)
 	}
 	return k, n, nil
-}
-
-// andPredicates joins two SQL predicates with AND; either may be empty.
-// The newline ends a trailing "--" comment in a.
-func andPredicates(a, b string) string {
-	switch {
-	case strings.TrimSpace(a) == "":
-		return b
-	case strings.TrimSpace(b) == "":
-		return a
-	}
-	return "(" + a + "\n) AND (" + b + ")"
 }
