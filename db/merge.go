@@ -193,7 +193,7 @@ func Merge(ctx context.Context, dst, src *DB, opts MergeOptions) (MergeReport, e
 		counts:      map[string]*MergeCount{},
 		collections: map[int64]int64{}, imports: map[int64]int64{}, puzzles: map[int64]int64{},
 		configs: map[int64]int64{}, experiments: map[int64]int64{},
-		configNames: map[int64]string{},
+		configNames: map[int64]string{}, created: map[int64]bool{},
 	}
 	m.rep.Source = src.Path()
 	for _, k := range MergeKinds {
@@ -288,6 +288,9 @@ type merger struct {
 	configNames map[int64]string
 	// bad holds the reason each invalid source row fails the checks.
 	bad map[badKey]string
+	// created holds the destination collections this merge added, which
+	// take the source's memberships even when frozen.
+	created map[int64]bool
 }
 
 // report returns the report with the counts in MergeKinds order.
@@ -308,6 +311,7 @@ type delta struct {
 	notes     []string
 	ids       map[int64]int64
 	names     map[int64]string // configuration names, for configNames
+	created   []int64          // destination collections added
 }
 
 func (d *delta) c(kind string) *MergeCount {
@@ -362,6 +366,9 @@ func (m *merger) commit(ids map[int64]int64, fn func(tx *sqlx.Tx, d *delta) erro
 	}
 	for k, v := range d.names {
 		m.configNames[k] = v
+	}
+	for _, id := range d.created {
+		m.created[id] = true
 	}
 	return nil
 }
@@ -507,6 +514,7 @@ func (d differ) String() string { return strings.Join(d, "; ") }
 type namedRow struct {
 	id                         int64
 	name, description, created string
+	frozen                     int64 // collections only
 }
 
 // mergeCollections merges collections by name. Those an import still
@@ -526,9 +534,9 @@ func (m *merger) mergeCollections() error {
 // collectionsQuery and experimentsQuery read a page of the source's
 // collections and experiments.
 var (
-	collectionsQuery = `SELECT id, name, description, created_at FROM collections c
+	collectionsQuery = `SELECT id, name, description, created_at, frozen FROM collections c
 		WHERE id > ? AND ` + notLoading("c.import_id") + ` ORDER BY id LIMIT ?`
-	experimentsQuery = `SELECT id, name, description, created_at FROM experiments WHERE id > ? ORDER BY id LIMIT ?`
+	experimentsQuery = `SELECT id, name, description, created_at, 0 FROM experiments WHERE id > ? ORDER BY id LIMIT ?`
 )
 
 // mergeExperiments merges experiments by name.
@@ -543,11 +551,16 @@ func (m *merger) mergeNamed(kind, what, query string, ids map[int64]int64) error
 	write := func(tx *sqlx.Tx, d *delta, rows []namedRow) error {
 		for _, r := range rows {
 			var id int64
-			err := tx.QueryRowxContext(m.ctx, tx.Rebind(`INSERT INTO `+kind+` (name, description, created_at)
-				VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING RETURNING id`), r.name, r.description, r.created).Scan(&id)
+			cols, params, args := "name, description, created_at", "?, ?, ?", []any{r.name, r.description, r.created}
+			if kind == MergeCollections {
+				cols, params, args = cols+", frozen", params+", ?", append(args, r.frozen)
+			}
+			err := tx.QueryRowxContext(m.ctx, tx.Rebind(`INSERT INTO `+kind+` (`+cols+`)
+				VALUES (`+params+`) ON CONFLICT (name) DO NOTHING RETURNING id`), args...).Scan(&id)
 			if err == nil {
 				d.c(kind).Added++
 				d.ids[r.id] = id
+				d.created = append(d.created, id)
 				continue
 			}
 			if !errors.Is(err, sql.ErrNoRows) {
@@ -579,7 +592,7 @@ func (m *merger) readNamed(kind, query string) func(after int64, n int) ([]named
 		var out []namedRow
 		err := selectAll(m.ctx, m.src, "read "+kind, m.src.Rebind(query), []any{after, n}, func(rs *sqlx.Rows) error {
 			var r namedRow
-			err := rs.Scan(&r.id, &r.name, &r.description, &r.created)
+			err := rs.Scan(&r.id, &r.name, &r.description, &r.created, &r.frozen)
 			out = append(out, r)
 			return err
 		})
@@ -588,6 +601,15 @@ func (m *merger) readNamed(kind, query string) func(after int64, n int) ([]named
 		}
 		return out, out[len(out)-1].id, err
 	}
+}
+
+// dstImport is the destination's id of the source import id, or nil
+// (NULL) for none or one not merged.
+func (m *merger) dstImport(id sql.NullInt64) any {
+	if d, ok := m.imports[id.Int64]; ok && id.Valid {
+		return d
+	}
+	return nil
 }
 
 // ---- imports ----
@@ -738,12 +760,7 @@ func (m *merger) mergePuzzles() error {
 		}
 		args := make([]any, 0, 12*len(missing))
 		for _, r := range missing {
-			var imp any
-			if r.importID.Valid {
-				if id, ok := m.imports[r.importID.Int64]; ok {
-					imp = id
-				}
-			}
+			imp := m.dstImport(r.importID)
 			args = append(args, r.grid, r.size, r.rows, r.cols, r.givens, r.solution, r.count, r.form, r.created, imp,
 				r.status, r.seconds)
 		}
@@ -941,7 +958,8 @@ func (m *merger) mergeMemberships() error {
 		if err != nil {
 			return err
 		}
-		next := map[int64]int64{} // next position per destination collection
+		next := map[int64]int64{}  // next position per destination collection
+		frozen := map[int64]bool{} // whether it is frozen and not added by this merge
 		var add []any
 		n := 0
 		for i, r := range rows {
@@ -961,18 +979,22 @@ func (m *merger) mergeMemberships() error {
 			default:
 				pos, seen := next[r.dstColl]
 				if !seen {
-					if err := tx.QueryRowxContext(m.ctx, tx.Rebind(`SELECT COALESCE(MAX(position), 0) + 1
-						FROM collection_puzzles WHERE collection_id = ?`), r.dstColl).Scan(&pos); err != nil {
+					var f int64
+					if err := tx.QueryRowxContext(m.ctx, tx.Rebind(`SELECT
+						(SELECT COALESCE(MAX(position), 0) + 1 FROM collection_puzzles WHERE collection_id = ?),
+						(SELECT frozen FROM collections WHERE id = ?)`), r.dstColl, r.dstColl).Scan(&pos, &f); err != nil {
 						return dbError(err, "next position")
 					}
+					frozen[r.dstColl] = f == 1 && !m.created[r.dstColl]
+				}
+				next[r.dstColl] = pos
+				if frozen[r.dstColl] { // changed only when asked (collections add)
+					d.conflict(MergeMemberships, fmt.Sprintf("puzzle %d in collection %d", r.dstPuzzle, r.dstColl),
+						"the collection is frozen here and does not hold the puzzle; not added")
+					continue
 				}
 				next[r.dstColl] = pos + 1
-				var imp any
-				if r.importID.Valid {
-					if id, ok := m.imports[r.importID.Int64]; ok {
-						imp = id
-					}
-				}
+				imp := m.dstImport(r.importID)
 				add = append(add, r.dstColl, r.dstPuzzle, pos, r.label, imp, r.line, r.metadata, r.added)
 				n++
 			}
@@ -1107,6 +1129,7 @@ type ratingRow struct {
 	rater, version, options, rated string
 	value                          sql.NullFloat64
 	label, details                 sql.NullString
+	importID                       sql.NullInt64
 	dstPuzzle                      int64
 }
 
@@ -1175,14 +1198,15 @@ func (m *merger) mergeRatings() error {
 		n := 0
 		for i, r := range rows {
 			if !found[int64(i)] {
-				add = append(add, r.dstPuzzle, r.rater, r.version, r.options, r.value, r.label, r.details, r.rated)
+				imp := m.dstImport(r.importID)
+				add = append(add, r.dstPuzzle, r.rater, r.version, r.options, r.value, r.label, r.details, r.rated, imp)
 				n++
 			}
 		}
 		if n > 0 {
 			res, err := tx.ExecContext(m.ctx, tx.Rebind(`INSERT INTO ratings
-				(puzzle_id, rater, rater_version, options, value, label, details, rated_at)
-				VALUES `+values(n, 8)+` ON CONFLICT (puzzle_id, rater) DO NOTHING`), add...)
+				(puzzle_id, rater, rater_version, options, value, label, details, rated_at, import_id)
+				VALUES `+values(n, 9)+` ON CONFLICT (puzzle_id, rater) DO NOTHING`), add...)
 			if err != nil {
 				return dbError(err, "add ratings")
 			}
@@ -1199,10 +1223,11 @@ func (m *merger) mergeRatings() error {
 func (m *merger) readRatings(after int64, n int) ([]ratingRow, int64, error) {
 	var out []ratingRow
 	err := selectAll(m.ctx, m.src, "read ratings", m.src.Rebind(`
-		SELECT id, puzzle_id, rater, rater_version, options, value, label, details, rated_at
+		SELECT id, puzzle_id, rater, rater_version, options, value, label, details, rated_at, import_id
 		FROM ratings WHERE id > ? ORDER BY id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
 		var r ratingRow
-		err := rs.Scan(&r.id, &r.puzzle, &r.rater, &r.version, &r.options, &r.value, &r.label, &r.details, &r.rated)
+		err := rs.Scan(&r.id, &r.puzzle, &r.rater, &r.version, &r.options, &r.value, &r.label, &r.details, &r.rated,
+			&r.importID)
 		out = append(out, r)
 		return err
 	})

@@ -694,3 +694,43 @@ func TestMergeCountStatus(t *testing.T) {
 		t.Errorf("after merging the counted lab: %q, want counted 1", got)
 	}
 }
+
+// TestMergeFrozenAndImportedRatings merges a lab whose collection is
+// frozen and whose ratings came from its import file: the destination
+// gets the frozen collection whole and the ratings with their import. A
+// collection frozen in the destination gains no puzzle from a merge.
+func TestMergeFrozenAndImportedRatings(t *testing.T) {
+	base := newMergeLab(t)
+	src := base.copyTo(t, "src.db")
+	spoil(t, src.path, []string{`UPDATE collections SET frozen = 1`,
+		`UPDATE ratings SET import_id = 1, rater = 'file:se-er', rater_version = 'imported' WHERE puzzle_id <= 2`})
+	frozenDst := base.copyTo(t, "frozen.db")
+	spoil(t, frozenDst.path, []string{`UPDATE collections SET frozen = 1`, `DELETE FROM collection_puzzles WHERE puzzle_id = 5`})
+	forEachBackend(t, func(t *testing.T, b backend) {
+		dst := b.open(t)
+		mergeFiles(t, dst, src.path)
+		for _, tt := range []struct {
+			query string
+			want  int
+		}{
+			{`SELECT COUNT(*) FROM collections WHERE name = 'merge-test' AND frozen = 1`, 1},
+			{`SELECT COUNT(*) FROM collection_puzzles`, 5},
+			{`SELECT COUNT(*) FROM ratings r JOIN imports i ON i.id = r.import_id
+				WHERE i.file_name = 'paper.csv' AND r.rater = 'file:se-er'`, 2},
+			{`SELECT COUNT(*) FROM ratings WHERE import_id IS NULL`, 3},
+		} {
+			if got := countOf(t, dst, tt.query); got != tt.want {
+				t.Errorf("%s = %d, want %d", tt.query, got, tt.want)
+			}
+		}
+	})
+	dst := mergeOpen(t, frozenDst.path)
+	rep := mergeFiles(t, dst, base.path)[0]
+	if c := rep.Count(db.MergeMemberships); c.Conflicts != 1 || c.Added != 0 ||
+		len(rep.Conflicts) != 1 || !strings.Contains(rep.Conflicts[0].Differs, "frozen here") {
+		t.Errorf("memberships %+v, conflicts %+v: want the frozen collection's missing puzzle refused", c, rep.Conflicts)
+	}
+	if n := countOf(t, dst, `SELECT COUNT(*) FROM collection_puzzles WHERE puzzle_id = 5`); n != 0 {
+		t.Errorf("the frozen collection gained puzzle 5 (%d)", n)
+	}
+}

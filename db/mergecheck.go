@@ -105,7 +105,11 @@ func checkPages[T, K any](m *merger, table string, read func(after K, n int) (ro
 
 func (m *merger) checkNamed(table, query string) error {
 	return checkPages(m, table, m.readNamed(table, query), func(r namedRow) {
-		if err := (&sudokulab.Collection{Name: r.name, Description: r.description}).Check(); err != nil {
+		err := (&sudokulab.Collection{Name: r.name, Description: r.description}).Check()
+		if err == nil && r.frozen != 0 && r.frozen != 1 {
+			err = fmt.Errorf("frozen %d: want 0 or 1", r.frozen)
+		}
+		if err != nil {
 			m.invalidID(table, r.id, err)
 		}
 	})

@@ -34,7 +34,8 @@ by puzzle, configuration, seed and budget (with their trajectories and the
 experiments they belong to), and the work queue by experiment and run.
 What the destination lacks is added; a puzzle gains the solution, solution
 count or symmetry form it lacks; work the destination has pending and a
-source has done becomes done.
+source has done becomes done. A collection frozen in the destination
+(collections add) gains no puzzle: each is reported as a conflict.
 
 Merging the same source again changes nothing. Different content under one
 identity (a run with another result, a rating with another value, a
