@@ -3,6 +3,7 @@ package importers_test
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -23,6 +24,7 @@ const (
 	escargot      = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
 	top           = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
 	seventeen     = ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7..."
+	exchange      = ".5.7.3.6...7...8.....816.......3......5...1..73..4..869.6...2.484.572.93...4.9..."
 	easterMonster = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
 )
 
@@ -151,6 +153,26 @@ func TestDecode(t *testing.T) {
 		{file: "grid/ambiguous16.txt", opts: importers.Options{Symbols: "0-F"}, format: "grid", n: 1},
 		{file: "grid/letters25.txt", format: "grid", n: 1},
 		{file: "grid/numbers25.txt", format: "grid", n: 1, check: sameAs("grid/letters25.txt")},
+		// An id before the grid, a rating after it (sudoku-exchange's
+		// puzzle bank): both kept, the number as a rating when named.
+		{file: "line/exchange.txt", format: "line", grids: []string{exchange, easy, medium}, lines: []int{1, 2, 3},
+			check: func(t *testing.T, d decoded) {
+				if r := d.recs[0]; !maps.Equal(r.Metadata, map[string]string{"id": "0000183b305c", "field1": "1.2"}) || r.Ratings != nil {
+					t.Errorf("first %+v", r)
+				}
+				if r := d.recs[2]; !maps.Equal(r.Metadata, map[string]string{"id": "m-2", "field1": "hard", "comment": "from the paper"}) {
+					t.Errorf("third %+v", r)
+				}
+			}},
+		{file: "line/exchange.txt", opts: importers.Options{RatingColumns: map[string]string{"field1": "exchange"}}, format: "line",
+			grids: []string{exchange, easy, medium}, check: func(t *testing.T, d decoded) {
+				if r := d.recs[1]; !maps.Equal(r.Metadata, map[string]string{"id": "e-1"}) || !slices.Equal(r.Ratings, []importers.Rating{{Rater: "exchange", Value: 2.5}}) {
+					t.Errorf("second %+v", r)
+				}
+				if r := d.recs[2]; r.Metadata["field1"] != "hard" || r.Ratings != nil {
+					t.Errorf("a word is no rating: %+v", r)
+				}
+			}},
 		{file: "csv/kaggle.csv", format: "csv", grids: []string{easy, medium}, lines: []int{2, 3},
 			check: func(t *testing.T, d decoded) {
 				if d.recs[0].Solution.String() != easySol {
@@ -272,7 +294,7 @@ func TestDecode(t *testing.T) {
 			errs: []string{"truncated.xml:6: the XML ends early (truncated?)"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.file+"/"+tt.opts.Symbols+tt.opts.PuzzleColumn, func(t *testing.T) {
+		t.Run(tt.file+"/"+tt.opts.Symbols+tt.opts.PuzzleColumn+fmt.Sprint(tt.opts.RatingColumns), func(t *testing.T) {
 			f, d := decodeFile(t, filepath.Join("testdata", tt.file), tt.opts)
 			if f.Name != tt.format {
 				t.Errorf("detected %s, want %s", f.Name, tt.format)

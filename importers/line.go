@@ -17,8 +17,9 @@ func lineFormat() Format {
 	return Format{
 		Name: "line",
 		Description: "one puzzle per line (81 characters for 9x9, blanks . 0 - * _ x); # comments, a count " +
-			"or header lines at the top; what follows the grid on its line is kept as metadata; HoDoKu library lines " +
-			"(see hodoku-lib) may be mixed in",
+			"or header lines at the top; what follows the grid on its line is kept as metadata (field1 ..., KEY=VALUE; " +
+			"--rating-column field1=RATER makes a number a rating), an id before it as id (<id> <puzzle> <rating>, " +
+			"as sudoku-exchange's puzzle bank); HoDoKu library lines (see hodoku-lib) may be mixed in",
 		Extensions: []string{".txt", ""},
 		Sniff:      sniffLine,
 		Decode:     decodeLine,
@@ -125,10 +126,7 @@ func decodeLine(r io.Reader, o Options) iter.Seq2[Record, error] {
 				}
 				continue
 			}
-			tok, rest := s, []byte(nil)
-			if i := bytes.IndexAny(s, " \t"); i >= 0 {
-				tok, rest = s[:i], s[i+1:]
-			}
+			id, tok, rest := idAndGrid(s)
 			if !gridLike(tok) {
 				var p pending
 				switch {
@@ -154,7 +152,10 @@ func decodeLine(r io.Reader, o Options) iter.Seq2[Record, error] {
 				p.err = o.errorf(lr.line, "%d cells, want %d", n, nearestCells(n))
 			default:
 				p.rec = Record{Line: lr.line}
-				lineMeta(&p.rec, string(rest))
+				if id != nil {
+					p.rec.setMeta("id", string(id))
+				}
+				lineMeta(&p.rec, string(rest), o.RatingColumns)
 				p.cells = rawCells{chars: bytes.Clone(tok)}
 			}
 			if !z.push(p) {
@@ -201,28 +202,74 @@ func clip(s string, n int) string {
 	return s[:n] + "..."
 }
 
+// idAndGrid splits a line into the grid's token, what follows it, and the
+// token before it when the line starts with an id or label: "<id> <grid>
+// ...", as in the puzzle banks that number their puzzles, such as
+// sudoku-exchange's ("0000183b305c 0507...093000409000 1.2"). The first
+// token is an id when it is not a grid but the second is (and not one of
+// as many cells, which would be a grid with a wrong symbol).
+func idAndGrid(s []byte) (id, tok, rest []byte) {
+	tok, rest = s, nil
+	if i := bytes.IndexAny(s, " \t"); i >= 0 {
+		tok, rest = s[:i], bytes.TrimLeft(s[i+1:], " \t")
+	}
+	if rest == nil || bytes.IndexByte(tok, '=') >= 0 {
+		return nil, tok, rest
+	}
+	if _, ok := gridChars(string(tok)); ok {
+		return nil, tok, rest
+	}
+	next, after := rest, []byte(nil)
+	if i := bytes.IndexAny(rest, " \t"); i >= 0 {
+		next, after = rest[:i], rest[i+1:]
+	}
+	if _, ok := gridChars(string(next)); !ok || gridLike(tok) && len(tok) == len(next) {
+		return nil, tok, rest
+	}
+	return tok, next, after
+}
+
 // lineMeta reads what follows a grid on its line: white-space separated
 // fields, KEY=VALUE fields kept under KEY (label=NAME is the label; the
 // Sudoku Explainer ratings ER, EP and ED, or ED=ER/EP/ED, are also kept as
 // ratings se-er, se-ep and se-ed), other fields as field1, field2 ..., and
-// a # comment to the end of the line as comment.
-func lineMeta(rec *Record, rest string) {
+// a # comment to the end of the line as comment. A field named in ratings
+// (field1, or a KEY) whose value is a number is a rating by the rater it
+// maps to instead.
+func lineMeta(rec *Record, rest string, ratings map[string]string) {
 	if i := strings.IndexByte(rest, '#'); i >= 0 {
 		if c := strings.TrimSpace(rest[i+1:]); c != "" {
 			rec.setMeta("comment", c)
 		}
 		rest = rest[:i]
 	}
+	rated := func(name, val string) bool {
+		rater, ok := ratings[name]
+		if !ok {
+			return false
+		}
+		v, err := strconv.ParseFloat(val, 64)
+		if err != nil {
+			return false
+		}
+		rec.Ratings = append(rec.Ratings, Rating{Rater: rater, Value: v})
+		return true
+	}
 	k := 0
 	for _, f := range strings.Fields(rest) {
 		key, val, ok := strings.Cut(f, "=")
 		if !ok || key == "" || strings.ContainsAny(key, "\"'") {
 			k++
-			rec.setMeta("field"+strconv.Itoa(k), f)
+			if name := "field" + strconv.Itoa(k); !rated(name, f) {
+				rec.setMeta(name, f)
+			}
 			continue
 		}
 		if key == "label" {
 			rec.Label = val
+			continue
+		}
+		if rated(key, val) {
 			continue
 		}
 		rec.setMeta(key, val)
@@ -262,10 +309,7 @@ func sniffLine(head []byte) int {
 		if len(s) == 0 || s[0] == '#' {
 			continue
 		}
-		tok := s
-		if i := bytes.IndexAny(s, " \t"); i >= 0 {
-			tok = s[:i]
-		}
+		_, tok, _ := idAndGrid(s)
 		if !gridLike(tok) {
 			continue
 		}

@@ -207,3 +207,18 @@ func TestDedupeCommand(t *testing.T) {
 }
 
 const easyGrid = "..867.4.24.23...9.37..2.......4...5.89.251.67.1...3.......9..73.3...52.17.5.329.."
+
+// A line file of "<id> <puzzle> <rating>" (sudoku-exchange's puzzle bank)
+// imports with the id as metadata and, named by --rating-column, the number
+// as a rating.
+func TestImportIDRatingLines(t *testing.T) {
+	dbPath := initDB(t, filepath.Join(t.TempDir(), "lab.db"))
+	mustRun(t, "--db", dbPath, "import", "--rating-column", "field1=exchange", fixture("line/exchange.txt"))
+	out := mustRun(t, "--db", dbPath, "-O", "csv", "sql",
+		"SELECT cp.source_line, json_extract(cp.metadata, '$.id') AS id, r.rater, r.value FROM collection_puzzles cp "+
+			"LEFT JOIN ratings r ON r.puzzle_id = cp.puzzle_id ORDER BY cp.source_line")
+	want := "source_line,id,rater,value\n1,0000183b305c,exchange,1.2\n2,e-1,exchange,2.5\n3,m-2,,\n"
+	if out != want {
+		t.Errorf("stored:\n%s\nwant\n%s", out, want)
+	}
+}
