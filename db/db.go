@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path"
+	"strings"
 	"sync"
 	"time"
 
@@ -40,6 +41,9 @@ type DB struct {
 	dialect  *dialect
 	provider *goose.Provider
 	readOnly bool
+	// stmtTimeout bounds each statement of read-only SQL (see
+	// Options.StatementTimeout); 0 for none.
+	stmtTimeout time.Duration
 	// stmts holds the statements prepared once for all transactions:
 	// the import writer's multi-row inserts, whose thousands of
 	// placeholders take longer to parse than a batch takes to run.
@@ -65,7 +69,18 @@ type Options struct {
 	// every write fails. CheckVersion tells whether the schema is the one
 	// this program reads.
 	ReadOnly bool
+	// StatementTimeout bounds each statement of read-only SQL: the
+	// predicates a person gives (--where), `sql` without --write and the
+	// canned queries. Zero means DefaultStatementTimeout, a negative
+	// duration no limit. On PostgreSQL the server enforces it (and stops
+	// the statement even if this process dies); on SQLite the statement is
+	// interrupted.
+	StatementTimeout time.Duration
 }
+
+// DefaultStatementTimeout is the statement timeout of read-only SQL when
+// Options leave it zero.
+const DefaultStatementTimeout = 10 * time.Minute
 
 // Open opens the database target, a SQLite file path or a postgres://
 // URL, creating it if needed, and migrates it up to LatestVersion. A
@@ -86,6 +101,12 @@ func OpenOptions(ctx context.Context, target string, opts Options) (*DB, error) 
 		return nil, err
 	}
 	d := &DB{DB: sqlx.NewDb(sqlDB, dl.driver), path: Redact(target), dialect: dl, readOnly: opts.ReadOnly}
+	switch {
+	case opts.StatementTimeout == 0:
+		d.stmtTimeout = DefaultStatementTimeout
+	case opts.StatementTimeout > 0:
+		d.stmtTimeout = opts.StatementTimeout
+	}
 	if dl == &sqliteDialect && !opts.ReadOnly {
 		d.writers = newWriterSignal(target)
 	}
@@ -408,29 +429,43 @@ func (d *DB) migrateOnOpen(ctx context.Context) error {
 
 // Query runs one SQL statement (or script) given by the user and returns
 // the column names and every row, with text and blobs as strings. Unless
-// write is true the database itself refuses any change. An error reported
+// write is true the statement runs as read-only SQL: on a connection the
+// database keeps read-only (on PostgreSQL a READ ONLY transaction, rolled
+// back afterwards), under the statement timeout, and refused before it is
+// sent when it calls a function that acts outside the transaction
+// (RefusedFunctions) or, on PostgreSQL, is not a query. An error reported
 // by the database is an EINVALID *sudokulab.Error "sql: <message>".
 func (d *DB) Query(ctx context.Context, query string, write bool) (columns []string, rows [][]any, err error) {
-	conn, err := d.Conn(ctx)
-	if err != nil {
-		return nil, nil, fmt.Errorf("db: %w", err)
-	}
-	defer conn.Close()
-	if !write {
-		restore, err := d.dialect.readOnly(ctx, conn)
+	var conn *sql.Conn
+	if write {
+		if conn, err = d.Conn(ctx); err != nil {
+			return nil, nil, fmt.Errorf("db: %w", err)
+		}
+		defer conn.Close()
+	} else {
+		check := checkCalls
+		if d.dialect == &postgresDialect {
+			check = checkPostgresStatement
+		}
+		if err := check(query); err != nil {
+			return nil, nil, err
+		}
+		c, qctx, release, err := d.readOnlyConn(ctx)
 		if err != nil {
 			return nil, nil, err
 		}
-		defer restore()
+		defer release()
+		conn, ctx = c.Conn, qctx
 	}
+	fail := func(err error) ([]string, [][]any, error) { return nil, nil, userSQLError(ctx, err) }
 	rs, err := conn.QueryContext(ctx, query)
 	if err != nil {
-		return nil, nil, userSQLError(err)
+		return fail(err)
 	}
 	defer rs.Close()
 	columns, err = rs.Columns()
 	if err != nil {
-		return nil, nil, userSQLError(err)
+		return fail(err)
 	}
 	for rs.Next() {
 		vals := make([]any, len(columns))
@@ -439,7 +474,7 @@ func (d *DB) Query(ctx context.Context, query string, write bool) (columns []str
 			ptrs[i] = &vals[i]
 		}
 		if err := rs.Scan(ptrs...); err != nil {
-			return nil, nil, userSQLError(err)
+			return fail(err)
 		}
 		for i, v := range vals {
 			if b, ok := v.([]byte); ok {
@@ -449,7 +484,7 @@ func (d *DB) Query(ctx context.Context, query string, write bool) (columns []str
 		rows = append(rows, vals)
 	}
 	if err := rs.Err(); err != nil {
-		return nil, nil, userSQLError(err)
+		return fail(err)
 	}
 	return columns, rows, nil
 }
@@ -464,11 +499,21 @@ var (
 	ErrRefused  = errors.New("read-only SQL runs no ATTACH, DETACH, VACUUM, nor PRAGMA but the read-only ones")
 )
 
-// userSQLError wraps an error the database reported for SQL a person wrote.
-func userSQLError(err error) error {
+// ErrStatementTimeout is in the chain of the error for read-only SQL that
+// ran past the statement timeout (Options.StatementTimeout).
+var ErrStatementTimeout = errors.New("the statement ran past the statement timeout")
+
+// userSQLError wraps an error the database reported for SQL a person
+// wrote, run under ctx (from readOnlyConn, whose deadline is the statement
+// timeout on SQLite).
+func userSQLError(ctx context.Context, err error) error {
 	switch {
+	case ctx.Err() != nil:
+		return context.Cause(ctx)
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		return err
+	case pgCode(err) == "57014" && strings.Contains(dbMessage(err), "statement timeout"): // query_canceled
+		return sudokulab.WrapError(sudokulab.EINVALID, ErrStatementTimeout, "sql: %s (raise it with --statement-timeout, 0 for none)", dbMessage(err))
 	case isReadOnlyError(err) || pgCode(err) == "25006": // read_only_sql_transaction
 		return sudokulab.WrapError(sudokulab.EINVALID, ErrReadOnly, "sql: %s", dbMessage(err))
 	case isAuthError(err):

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"io/fs"
 	"strings"
+	"time"
 
 	"github.com/pressly/goose/v3"
 )
@@ -25,8 +26,9 @@ type dialect struct {
 	// open opens the pool for target (a file path or a URL) and checks a
 	// connection can be made.
 	open func(ctx context.Context, target string, opts Options) (*sql.DB, error)
-	// readOnly makes conn refuse every change until restore is called.
-	readOnly func(ctx context.Context, conn *sql.Conn) (restore func(), err error)
+	// readOnly makes conn refuse every change until restore is called,
+	// and bounds each statement by timeout (0: none) where the server can.
+	readOnly func(ctx context.Context, conn *sql.Conn, timeout time.Duration) (restore func(), err error)
 	// tableExists is a query with one ? for a table name, giving a count.
 	tableExists string
 	// now is an SQL expression for the database's current time in

@@ -72,7 +72,9 @@ func ExportRuns(ctx context.Context, d *DB, sel RunSelection, v RunVisitor) (run
 			return 0, 0, err
 		}
 	}
-	conn, release, err := d.readOnlyConn(ctx)
+	// No statement timeout: the export streams as fast as its reader
+	// takes the rows, which may be slow; Ctrl-C cancels it on the server.
+	conn, ctx, release, err := d.readOnlyConnTimeout(ctx, 0)
 	if err != nil {
 		return 0, 0, err
 	}

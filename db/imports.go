@@ -852,13 +852,20 @@ func ExportPuzzles(ctx context.Context, x sqlx.ExtContext, where, collection str
 			FROM collection_puzzles cp JOIN collections c ON c.id = cp.collection_id JOIN puzzles p ON p.id = cp.puzzle_id
 			WHERE c.name = '` + strings.ReplaceAll(collection, "'", "''") + `'
 			AND ` + notLoading("cp.import_id") + ` AND ` + notLoading("p.import_id")
+		qx, qctx := x, ctx
 		if strings.TrimSpace(where) != "" {
 			q += " AND p.id IN (SELECT id FROM puzzle_catalog WHERE (" + where + "\n))"
+			var release func()
+			var err error
+			if qx, qctx, release, err = readOnlyExt(ctx, x); err != nil {
+				return nil, err
+			}
+			defer release()
 		}
-		rows, err := x.QueryxContext(ctx, q+" ORDER BY cp.position")
+		rows, err := qx.QueryxContext(qctx, q+" ORDER BY cp.position")
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
+			if qctx.Err() != nil {
+				return nil, context.Cause(qctx)
 			}
 			return nil, sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: %s", where, dbMessage(err))
 		}

@@ -11,11 +11,13 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 
@@ -52,6 +54,14 @@ func openPostgres(ctx context.Context, target string, opts Options) (*sql.DB, er
 	}
 	if opts.ReadOnly {
 		cfg.RuntimeParams["default_transaction_read_only"] = "on"
+	}
+	// A statement whose context ends (Ctrl-C, a deadline) is cancelled on
+	// the server too, not only abandoned by the client: pgx's default
+	// closes the connection and leaves the server running the statement
+	// until it next writes to the socket (a pg_sleep(100) kept running).
+	// The deadline is the fallback when the cancel request gets no answer.
+	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: 5 * time.Second}
 	}
 	open := func() (*sql.DB, error) {
 		sqlDB := stdlib.OpenDB(*cfg)
@@ -110,10 +120,21 @@ func pgCode(err error) string {
 }
 
 // readOnlyPostgres opens a read-only transaction on conn: the server
-// refuses every change until restore rolls it back. The statements run in
-// between cannot end it: pgx sends one statement per query.
-func readOnlyPostgres(ctx context.Context, conn *sql.Conn) (restore func(), err error) {
+// refuses every change until restore rolls it back, and with it whatever
+// a statement did inside (SET, set_config, large objects). The statements
+// run in between cannot end it: pgx sends one statement per query, and
+// read-only SQL runs no transaction control (checkPostgresStatement).
+// Each statement is bounded by timeout (statement_timeout), and strings
+// are read with standard_conforming_strings on, as the guard lexes them,
+// whatever the server's or the role's default.
+func readOnlyPostgres(ctx context.Context, conn *sql.Conn, timeout time.Duration) (restore func(), err error) {
 	if _, err := conn.ExecContext(ctx, "BEGIN READ ONLY"); err != nil {
+		return nil, fmt.Errorf("db: read-only mode: %w", err)
+	}
+	_, err = conn.ExecContext(ctx, "SELECT set_config('statement_timeout', $1, true), set_config('standard_conforming_strings', 'on', true)",
+		strconv.FormatInt(timeout.Milliseconds(), 10))
+	if err != nil {
+		conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return nil, fmt.Errorf("db: read-only mode: %w", err)
 	}
 	return func() {

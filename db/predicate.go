@@ -37,10 +37,14 @@ var predicateReaders = []predicateReader{
 }
 
 // checkPredicate refuses a predicate that could leave the parentheses it
-// is pasted into or end the statement: see predicateReader.
+// is pasted into or end the statement (see predicateReader), or that calls
+// a function acting outside the read-only transaction (RefusedFunctions).
 func checkPredicate(where string) error {
 	if strings.IndexByte(where, 0) >= 0 {
 		return sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: holds a NUL byte", where)
+	}
+	if err := checkCalls(where); err != nil {
+		return err
 	}
 	for _, r := range predicateReaders {
 		if reason := r.check(where); reason != "" {

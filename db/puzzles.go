@@ -212,21 +212,22 @@ func ListPuzzles(ctx context.Context, x sqlx.ExtContext, where string, limit int
 	if limit > 0 {
 		q += " LIMIT " + strconv.Itoa(limit)
 	}
-	predicateErr := func(err error) error {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: %s", where, dbMessage(err))
-	}
-	// Given the pool, the user's predicate runs on a read-only connection,
+	// Given the pool, the user's predicate runs as read-only SQL (on
+	// PostgreSQL in a READ ONLY transaction rolled back afterwards),
 	// whatever the command opened the database for.
-	if d, ok := x.(*DB); ok && !d.readOnly && strings.TrimSpace(where) != "" {
-		conn, release, err := d.readOnlyConn(ctx)
-		if err != nil {
+	if strings.TrimSpace(where) != "" {
+		var release func()
+		var err error
+		if x, ctx, release, err = readOnlyExt(ctx, x); err != nil {
 			return nil, err
 		}
 		defer release()
-		x = connExt{conn, d.DB}
+	}
+	predicateErr := func(err error) error {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		return sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: %s", where, dbMessage(err))
 	}
 	// No placeholders, so no Rebind: a '?' in the predicate is the user's.
 	rows, err := x.QueryxContext(ctx, q)

@@ -4,18 +4,25 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/jmoiron/sqlx"
+
+	"sudokulab"
 )
 
-// ReadQuery runs one query with positional arguments (? placeholders) on
-// a connection the database keeps read-only for the duration (see
-// readOnly), and returns its rows with text and blobs as strings. It is
-// for canned queries and other SQL whose text the caller does not fully
-// control: it cannot change the database. An error reported by the
-// database is an EINVALID *sudokulab.Error "sql: <message>".
+// ReadQuery runs one query with positional arguments (? placeholders) as
+// read-only SQL (see readOnlyConn) and returns its rows with text and
+// blobs as strings. It is for canned queries and other SQL whose text the
+// caller does not fully control: it cannot change the database, and a
+// query calling a function that acts outside its transaction
+// (RefusedFunctions) is refused. An error reported by the database is an
+// EINVALID *sudokulab.Error "sql: <message>".
 func (d *DB) ReadQuery(ctx context.Context, query string, args ...any) (Table, error) {
-	conn, release, err := d.readOnlyConn(ctx)
+	if err := checkCalls(query); err != nil {
+		return Table{}, err
+	}
+	conn, ctx, release, err := d.readOnlyConn(ctx)
 	if err != nil {
 		return Table{}, err
 	}
@@ -25,29 +32,46 @@ func (d *DB) ReadQuery(ctx context.Context, query string, args ...any) (Table, e
 	}
 	rows, err := conn.QueryxContext(ctx, d.Rebind(query), args...)
 	if err != nil {
-		return Table{}, userSQLError(err)
+		return Table{}, userSQLError(ctx, err)
 	}
 	defer rows.Close()
 	t, err := scanTable(rows)
 	if err != nil {
-		return Table{}, userSQLError(err)
+		return Table{}, userSQLError(ctx, err)
 	}
 	return t, nil
 }
 
 // readOnlyConn takes a connection from the pool and makes it refuse every
-// change (see dialect.readOnly); release gives it back as it was.
-func (d *DB) readOnlyConn(ctx context.Context) (conn *sqlx.Conn, release func(), err error) {
+// change (see dialect.readOnly) until release gives it back as it was: on
+// PostgreSQL a READ ONLY transaction, rolled back by release, so that
+// nothing a statement did inside it (a SET, a large object) outlives it.
+// Statements run with the returned context are bounded by the statement
+// timeout: on PostgreSQL by the server, on SQLite by the context's
+// deadline, whose cause (context.Cause) is then an EINVALID error holding
+// ErrStatementTimeout.
+func (d *DB) readOnlyConn(ctx context.Context) (conn *sqlx.Conn, qctx context.Context, release func(), err error) {
+	return d.readOnlyConnTimeout(ctx, d.stmtTimeout)
+}
+
+// readOnlyConnTimeout is readOnlyConn with the statement timeout given
+// (0: none).
+func (d *DB) readOnlyConnTimeout(ctx context.Context, timeout time.Duration) (conn *sqlx.Conn, qctx context.Context, release func(), err error) {
 	conn, err = d.Connx(ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("db: %w", err)
+		return nil, nil, nil, fmt.Errorf("db: %w", err)
 	}
-	restore, err := d.dialect.readOnly(ctx, conn.Conn)
+	restore, err := d.dialect.readOnly(ctx, conn.Conn, timeout)
 	if err != nil {
 		conn.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return conn, func() { restore(); conn.Close() }, nil
+	qctx, cancel := ctx, context.CancelFunc(func() {})
+	if timeout > 0 && d.dialect == &sqliteDialect {
+		qctx, cancel = context.WithTimeoutCause(ctx, timeout, sudokulab.WrapError(sudokulab.EINVALID, ErrStatementTimeout,
+			"sql: the statement ran past the statement timeout of %s (raise it with --statement-timeout, 0 for none)", timeout))
+	}
+	return conn, qctx, func() { cancel(); restore(); conn.Close() }, nil
 }
 
 // textArgs passes numbers as their text on PostgreSQL, which infers each
@@ -70,4 +94,20 @@ func textArgs(args []any) []any {
 		}
 	}
 	return out
+}
+
+// readOnlyExt returns where to run SQL holding a person's predicate: given
+// the pool, one of its connections as read-only SQL (readOnlyConn), with
+// the context to run it under; given anything else (a transaction the
+// caller chose), x and ctx themselves. release gives the connection back.
+func readOnlyExt(ctx context.Context, x sqlx.ExtContext) (_ sqlx.ExtContext, qctx context.Context, release func(), err error) {
+	d, ok := x.(*DB)
+	if !ok {
+		return x, ctx, func() {}, nil
+	}
+	conn, qctx, release, err := d.readOnlyConn(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return connExt{conn, d.DB}, qctx, release, nil
 }

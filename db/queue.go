@@ -170,7 +170,7 @@ func planPuzzles(ctx context.Context, d *DB, spec PlanSpec, after int64, n int) 
 		q += " AND (" + spec.Where + "\n)"
 	}
 	q = `SELECT DISTINCT id FROM (` + q + `) m ORDER BY id LIMIT ` + fmt.Sprint(n)
-	conn, release, err := d.readOnlyConn(ctx)
+	conn, ctx, release, err := d.readOnlyConn(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +179,7 @@ func planPuzzles(ctx context.Context, d *DB, spec PlanSpec, after int64, n int) 
 	rows, err := conn.QueryContext(ctx, q)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, context.Cause(ctx)
 		}
 		return nil, sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: %s", spec.Where, dbMessage(err))
 	}
@@ -245,7 +245,7 @@ func PlanDone(ctx context.Context, d *DB, spec PlanSpec) (int64, error) {
 		}
 		b.WriteString(" AND puzzle_id IN (" + sub + ")")
 	}
-	conn, release, err := d.readOnlyConn(ctx)
+	conn, ctx, release, err := d.readOnlyConn(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -253,7 +253,7 @@ func PlanDone(ctx context.Context, d *DB, spec PlanSpec) (int64, error) {
 	var n int64
 	if err := conn.QueryRowContext(ctx, b.String()).Scan(&n); err != nil {
 		if ctx.Err() != nil {
-			return 0, ctx.Err()
+			return 0, context.Cause(ctx)
 		}
 		return 0, sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: %s", spec.Where, dbMessage(err))
 	}

@@ -196,18 +196,20 @@ func RunTable(ctx context.Context, x sqlx.ExtContext, where string, limit int) (
 	if limit > 0 {
 		q += " LIMIT " + strconv.Itoa(limit)
 	}
+	x, ctx, release, err := readOnlyExt(ctx, x)
+	if err != nil {
+		return Table{}, err
+	}
+	defer release()
 	// No placeholders, so no Rebind: a '?' in the predicate is the user's.
 	rows, err := x.QueryxContext(ctx, q)
 	if err != nil {
-		if ctx.Err() != nil {
-			return Table{}, ctx.Err()
-		}
-		return Table{}, userSQLError(err)
+		return Table{}, userSQLError(ctx, err)
 	}
 	defer rows.Close()
 	t, err := scanTable(rows)
 	if err != nil {
-		return t, userSQLError(err)
+		return t, userSQLError(ctx, err)
 	}
 	return t, nil
 }

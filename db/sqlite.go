@@ -174,7 +174,10 @@ func pingSQLite(ctx context.Context, sqlDB *sql.DB) error {
 // and an authorizer stops the query from switching that off or attaching
 // other files. If the settings cannot be undone the connection is
 // discarded rather than returned to the pool read-only.
-func readOnly(ctx context.Context, conn *sql.Conn) (restore func(), err error) {
+//
+// SQLite has no statement timeout of its own: readOnlyConn gives the
+// statements a context with a deadline instead, which interrupts them.
+func readOnly(ctx context.Context, conn *sql.Conn, _ time.Duration) (restore func(), err error) {
 	if _, err := conn.ExecContext(ctx, "PRAGMA query_only = ON"); err != nil {
 		return nil, fmt.Errorf("db: read-only mode: %w", err)
 	}

@@ -85,7 +85,7 @@ func runInit(ctx context.Context, cmd *cobra.Command, o *initOptions) error {
 		from = o.from
 	}
 	return writeRecord(w, o.format, func() error {
-		_, err := fmt.Fprintf(w, "%s %s: schema version %d, %d puzzles\n", o.dbPath, verb, v, puzzles)
+		_, err := fmt.Fprintf(w, "%s %s: schema version %d, %d puzzles\n", d.Path(), verb, v, puzzles)
 		return err
 	}, object{{"database", db.Redact(o.dbPath)}, {"created", !exists}, {"copied_from", from},
 		{"schema_version", v}, {"puzzles", puzzles}})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -27,6 +28,9 @@ type options struct {
 	// --output-format, only to refuse it with a pointer to the new one;
 	// commands with a file format have their own --format.
 	legacyFormat string
+	// statementTimeout bounds each statement of read-only SQL (--where
+	// predicates, sql without --write, canned queries); 0 for none.
+	statementTimeout time.Duration
 	// registry lists the solvers; tests may replace it.
 	registry *solvers.Registry
 }
@@ -52,7 +56,7 @@ type options struct {
 // openRead opens the database read-only and checks that its schema is the
 // one this program reads.
 func (o *options) openRead(ctx context.Context) (*db.DB, error) {
-	d, err := db.OpenOptions(ctx, o.dbPath, db.Options{ReadOnly: true})
+	d, err := db.OpenOptions(ctx, o.dbPath, o.dbOptions(db.Options{ReadOnly: true}))
 	if err != nil {
 		return nil, openError(o.dbPath, err)
 	}
@@ -63,10 +67,19 @@ func (o *options) openRead(ctx context.Context) (*db.DB, error) {
 	return d, nil
 }
 
+// dbOptions adds the global flags' settings to opts.
+func (o *options) dbOptions(opts db.Options) db.Options {
+	opts.StatementTimeout = o.statementTimeout
+	if o.statementTimeout == 0 {
+		opts.StatementTimeout = -1 // none
+	}
+	return opts
+}
+
 // openWrite opens an existing database for writing and migrates it to the
 // newest schema.
 func (o *options) openWrite(ctx context.Context) (*db.DB, error) {
-	d, err := db.OpenOptions(ctx, o.dbPath, db.Options{MustExist: true})
+	d, err := db.OpenOptions(ctx, o.dbPath, o.dbOptions(db.Options{MustExist: true}))
 	if err != nil {
 		return nil, openError(o.dbPath, err)
 	}
@@ -90,7 +103,7 @@ func (o *options) open(ctx context.Context) (*db.DB, error) {
 // openCreate is open for init: it creates the database when it does not
 // exist.
 func (o *options) openCreate(ctx context.Context) (*db.DB, error) {
-	d, err := db.Open(ctx, o.dbPath)
+	d, err := db.OpenOptions(ctx, o.dbPath, o.dbOptions(db.Options{}))
 	if err != nil {
 		return nil, openError(o.dbPath, err)
 	}
@@ -152,6 +165,8 @@ The schema is documented in docs/schema.md.`,
 	pf.StringVarP(&opts.format, "output-format", "O", "table", "output format of what commands print: table, csv or json")
 	pf.StringVar(&opts.legacyFormat, "format", "", "the old spelling of --output-format, refused; --format names a file format (import, export)")
 	_ = pf.MarkHidden("format")
+	pf.DurationVar(&opts.statementTimeout, "statement-timeout", db.DefaultStatementTimeout,
+		"bound on each statement of read-only SQL (--where, sql without --write, queries); 0 for none")
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(
 		newCheckCmd(opts),

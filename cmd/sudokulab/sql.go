@@ -35,7 +35,13 @@ would change it fails and names --write; so do ATTACH, DETACH, VACUUM and
 every PRAGMA but these read-only ones, which may name the table, index or
 limit they inspect but never set a value (PRAGMA journal_mode reads the
 mode, PRAGMA journal_mode=DELETE is refused):
-` + wrapList(db.ReadOnlyPragmas(), 76, "  ") + `On PostgreSQL the statement runs in a read-only transaction.
+` + wrapList(db.ReadOnlyPragmas(), 76, "  ") + `On PostgreSQL the statement runs in a read-only transaction that is rolled
+back afterwards, and only queries (SELECT, WITH, VALUES, TABLE, EXPLAIN) and
+SHOW run; COPY, SET, NOTIFY, LISTEN, DO and the like are refused. On both
+engines a statement may not call a function that acts outside its
+transaction (docs/scale-out.md explains each):
+` + wrapList(db.RefusedFunctions(), 76, "  ") + `Each statement is bounded by --statement-timeout (default 10m, 0 for none);
+Ctrl-C stops it on the server too.
 
 With --write the statement may change the database, which must exist
 (sudokulab init creates one) and is first migrated to the newest schema.`,
