@@ -118,7 +118,7 @@ func TestPostgresPredicatesLeaveNothing(t *testing.T) {
 		{"ExportPuzzles", func(p string) error { _, err := db.ExportPuzzles(ctx, r, p, ""); return err }},
 		{"ExportPuzzles of a collection", func(p string) error { _, err := db.ExportPuzzles(ctx, r, p, "c"); return err }},
 		{"RunTable", func(p string) error { _, err := db.RunTable(ctx, r, p, 0); return err }},
-		{"FreezeCollection", func(p string) error { _, err := db.FreezeCollection(ctx, w, "frozen", "", p); return err }},
+		{"FreezeCollection", func(p string) error { _, err := db.FreezeCollection(ctx, w, "frozen", db.Freeze{Where: p}); return err }},
 		{"CountPlanPuzzles", func(p string) error {
 			_, err := db.CountPlanPuzzles(ctx, w, db.PlanSpec{Where: p})
 			return err
