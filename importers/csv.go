@@ -604,7 +604,7 @@ func sniffCSV(head []byte) int {
 	for i, raw := range lines[:min(len(lines), 50)] {
 		t := strings.TrimSpace(raw)
 		if strings.HasPrefix(t, "#!sudoku") {
-			return 4
+			return 5 // the forum lists' own marker, whatever the extension
 		}
 		if t == "" || t[0] == '#' || !strings.ContainsAny(t, ",;\t") {
 			continue

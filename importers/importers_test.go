@@ -241,6 +241,13 @@ func TestDecode(t *testing.T) {
 					t.Errorf("notes %q", d.notes)
 				}
 			}},
+		// A #!sudoku file is the forum's whatever its extension, even when
+		// its lines start with a grid as the line format's do.
+		{file: "csv/forum-first.txt", format: "csv", grids: []string{escargot}, check: func(t *testing.T, d decoded) {
+			if r := d.recs[0]; !maps.Equal(r.Metadata, map[string]string{"column2": "10.5/10.5/10.5", "column3": "escargot"}) {
+				t.Errorf("record %+v", r)
+			}
+		}},
 		// No header name says puzzle: the column of grids is the puzzle,
 		// the column of their solutions the solution.
 		{file: "csv/no-puzzle-column.csv", format: "csv", grids: []string{easy}, check: func(t *testing.T, d decoded) {

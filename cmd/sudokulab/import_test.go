@@ -222,3 +222,20 @@ func TestImportIDRatingLines(t *testing.T) {
 		t.Errorf("stored:\n%s\nwant\n%s", out, want)
 	}
 }
+
+// A forum list's #!sudoku header: each rating column's values are stored
+// under its own rater, not the next column's.
+func TestImportForumRatings(t *testing.T) {
+	dbPath := initDB(t, filepath.Join(t.TempDir(), "lab.db"))
+	mustRun(t, "--db", dbPath, "import", fixture("csv/forum-ratings.csv"))
+	out := mustRun(t, "--db", dbPath, "-O", "csv", "sql",
+		"SELECT cp.label, r.rater, r.value FROM collection_puzzles cp JOIN ratings r ON r.puzzle_id = cp.puzzle_id "+
+			"WHERE cp.source_line = 3 ORDER BY r.rater")
+	want := "label,rater,value\n" +
+		"easter monster,gsf-q1,99529\neaster monster,gsf-q2,99493\n" +
+		"easter monster,se-ed,11.3\neaster monster,se-ep,11.5\neaster monster,se-er,11.6\n" +
+		"easter monster,suexrat9,7092\neaster monster,suexratt,3944\n"
+	if out != want {
+		t.Errorf("stored:\n%s\nwant\n%s", out, want)
+	}
+}
