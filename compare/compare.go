@@ -13,7 +13,6 @@
 package compare
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -203,12 +202,13 @@ func Load(ctx context.Context, d *db.DB, o Options) ([]Run, string, error) {
 			return nil, "", sudokulab.Errorf(sudokulab.ENOTFOUND, "compare: no experiment called %q (sudokulab experiments list)", o.Experiment)
 		}
 	}
-	var timeCol, unit string
+	var timeCol string
+	unit := UnitOf(o.Time)
 	switch o.Time {
 	case Seconds:
-		timeCol, unit = "r.wall_seconds", "seconds"
+		timeCol = "r.wall_seconds"
 	case CPU:
-		timeCol, unit = "r.cpu_seconds", "cpu seconds"
+		timeCol = "r.cpu_seconds"
 	case Evaluations:
 		timeCol = "r.effort"
 	default:
@@ -244,12 +244,11 @@ func Load(ctx context.Context, d *db.DB, o Options) ([]Run, string, error) {
 		}
 	}
 	if o.Time == Evaluations {
-		ua, ub := units[o.A], units[o.B]
-		if ua != "" && ub != "" && ua != ub {
-			return nil, "", sudokulab.Errorf(sudokulab.EINVALID,
-				"compare: %s counts its effort in %s and %s in %s, which do not compare: use --time seconds or --time cpu", o.A, ua, o.B, ub)
+		var mixed *Mixed
+		unit, mixed = EffortUnit([]ConfigUnit{{Config: o.A, Unit: units[o.A]}, {Config: o.B, Unit: units[o.B]}})
+		if mixed != nil {
+			return nil, "", fmt.Errorf("compare: %w", mixed.Err("--time cpu", "--time seconds"))
 		}
-		unit = cmp.Or(ua, ub, "evaluations")
 	}
 	return runs, unit, nil
 }

@@ -303,3 +303,34 @@ func TestAnalyzeTable(t *testing.T) {
 		t.Errorf("last row %v, want the overall row", tab.Rows[1])
 	}
 }
+
+// TestEffortUnit is the decision every command that puts efforts side by
+// side makes: one unit, or the first two configurations that differ.
+func TestEffortUnit(t *testing.T) {
+	tests := []struct {
+		name  string
+		units []compare.ConfigUnit
+		unit  string
+		mixed string
+	}{
+		{"none", nil, "evaluations", ""},
+		{"evaluations", []compare.ConfigUnit{{Config: "acs", Unit: "evaluations"}, {Config: "tabu", Unit: "evaluations"}}, "evaluations", ""},
+		{"nodes", []compare.ConfigUnit{{Config: "exact", Unit: "nodes"}, {Config: "rs", Unit: ""}}, "nodes", ""},
+		{"mixed", []compare.ConfigUnit{{Config: "acs", Unit: "evaluations"}, {Config: "tabu", Unit: "evaluations"}, {Config: "rs", Unit: "nodes"}},
+			"", "acs counts evaluations and rs nodes, which do not compare"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			unit, mixed := compare.EffortUnit(tt.units)
+			if unit != tt.unit || (mixed == nil) != (tt.mixed == "") || (mixed != nil && mixed.String() != tt.mixed) {
+				t.Errorf("EffortUnit = %q, %v; want %q, %q", unit, mixed, tt.unit, tt.mixed)
+			}
+			if mixed != nil {
+				err := mixed.Err("--time cpu", "--time seconds")
+				if sudokulab.ErrorCode(err) != sudokulab.EINVALID || !strings.HasSuffix(err.Error(), "which do not compare: use --time cpu or --time seconds") {
+					t.Errorf("Err = %v", err)
+				}
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -277,4 +278,36 @@ func ExperimentRunCounts(ctx context.Context, x sqlx.ExtContext, experimentID in
 		}
 	}
 	return out, nil
+}
+
+// ConfigUnit is the unit a configuration counts its effort in
+// (run_results.effort_unit): "evaluations", or "nodes" for a tree search.
+type ConfigUnit struct {
+	Config, Unit string
+}
+
+// RunUnits returns the effort unit of each configuration among the runs
+// of the run_results row r that cond chooses (a condition on r, with its
+// arguments, run read-only as ReadQuery runs it), by configuration name,
+// and whether every one of those runs has its CPU time recorded.
+func (d *DB) RunUnits(ctx context.Context, cond string, args ...any) (units []ConfigUnit, allCPU bool, err error) {
+	t, err := d.ReadQuery(ctx, `
+		SELECT r.config, r.effort_unit, MIN(CASE WHEN r.cpu_seconds IS NULL THEN 0 ELSE 1 END)
+		FROM run_results r
+		WHERE `+cond+`
+		GROUP BY r.config, r.effort_unit
+		ORDER BY r.config, r.effort_unit`, args...)
+	if err != nil {
+		return nil, false, err
+	}
+	allCPU = len(t.Rows) > 0
+	for _, row := range t.Rows {
+		u := ConfigUnit{Config: fmt.Sprint(row[0])}
+		if row[1] != nil {
+			u.Unit = fmt.Sprint(row[1])
+		}
+		units = append(units, u)
+		allCPU = allCPU && Number(row[2]) == 1
+	}
+	return units, allCPU, nil
 }

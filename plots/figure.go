@@ -64,6 +64,9 @@ type Options struct {
 	Resamples int
 	// Level is the confidence level of bands and intervals; 0 means 0.95.
 	Level float64
+	// Note is a remark the caller adds to the picture's own note, such as
+	// why its axis is not the one asked for.
+	Note string
 }
 
 func (o Options) level() float64 {
@@ -153,7 +156,7 @@ func newFigure(o Options, title, note string, panels []*plot.Plot, legend []lege
 	if o.Title != "" {
 		title = o.Title
 	}
-	f := &Figure{title: title, note: note, panels: panels, legend: legend, panelW: plotWidth, panelH: plotHeight, cols: 1}
+	f := &Figure{title: title, note: joinNotes(o.Note, note), panels: panels, legend: legend, panelW: plotWidth, panelH: plotHeight, cols: 1}
 	if n := len(panels); n > 1 {
 		f.cols = int(math.Ceil(math.Sqrt(float64(n))))
 		f.cols = min(f.cols, 4)

@@ -81,20 +81,62 @@ func (s SymLog) Ticks(min, max float64) []plot.Tick {
 		}
 		k++
 	}
-	return ticks
+	return oneNotation(ticks, s.Inv)
 }
 
-// FormatNumber writes a tick value briefly: 0.001, 20, 1000, 1e+05 as 1e5.
+// FormatNumber writes a value briefly: 0.001, 20, 1000, 1e+05 as 1e5.
 func FormatNumber(v float64) string {
-	v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 10, 64), 64)
-	if v != 0 && (math.Abs(v) >= 1e5 || math.Abs(v) < 1e-3) {
-		s := strconv.FormatFloat(v, 'e', -1, 64)
-		s = strings.Replace(s, "e+0", "e", 1)
-		s = strings.Replace(s, "e+", "e", 1)
-		s = strings.Replace(s, "e-0", "e-", 1)
-		return s
+	v = round10(v)
+	if needsExponent(v) {
+		return exponentNumber(v)
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// round10 rounds v to 10 significant digits, so that 0.1*3 is 0.3.
+func round10(v float64) float64 {
+	v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 10, 64), 64)
+	return v
+}
+
+// needsExponent reports whether v is too large or too small to write
+// briefly without an exponent.
+func needsExponent(v float64) bool {
+	return v != 0 && (math.Abs(v) >= 1e5 || math.Abs(v) < 1e-3)
+}
+
+// exponentNumber writes v with an exponent: 1e5, 2.5e-4, 1e0.
+func exponentNumber(v float64) string {
+	s := strconv.FormatFloat(round10(v), 'e', -1, 64)
+	s = strings.Replace(s, "e+0", "e", 1)
+	s = strings.Replace(s, "e+", "e", 1)
+	s = strings.Replace(s, "e-0", "e-", 1)
+	return s
+}
+
+// oneNotation writes the labels of an axis in one notation: as FormatNumber
+// does when every labelled value reads well without an exponent, else
+// every one but 0 with an exponent (1e3 1e4 1e5, not 1000 10000 1e5).
+// value gives the value at a tick's position.
+func oneNotation(ticks []plot.Tick, value func(float64) float64) []plot.Tick {
+	exp := false
+	for _, t := range ticks {
+		exp = exp || (t.Label != "" && needsExponent(round10(value(t.Value))))
+	}
+	for i, t := range ticks {
+		if t.Label == "" {
+			continue
+		}
+		switch v := round10(value(t.Value)); {
+		case v == 0:
+			ticks[i].Label = "0"
+		case exp:
+			ticks[i].Label = exponentNumber(v)
+		default:
+			ticks[i].Label = FormatNumber(v)
+		}
+	}
+	return ticks
 }
 
 // pow10Below returns the largest power of ten at or below x (x > 0).
@@ -176,6 +218,15 @@ func (m axisMap) set(a *plot.Axis, xs ...[]float64) {
 	}
 }
 
+// logTicks are gonum's ticks of a log-scaled axis (plot.LogScale),
+// labelled in one notation (gonum's mix 10000 and 1e+06).
+type logTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (logTicks) Ticks(min, max float64) []plot.Tick {
+	return oneNotation(plot.LogTicks{Prec: -1}.Ticks(min, max), func(v float64) float64 { return v })
+}
+
 // linearTicks label about five round values (steps of 1, 2 or 5 times
 // a power of ten) briefly (20, not 20.00), with a minor tick between.
 type linearTicks struct{}
@@ -206,7 +257,7 @@ func (linearTicks) Ticks(min, max float64) []plot.Tick {
 		}
 		ticks = append(ticks, plot.Tick{Value: v, Label: label})
 	}
-	return ticks
+	return oneNotation(ticks, func(v float64) float64 { return v })
 }
 
 // ParseLength reads a picture size with its unit: 16cm, 160mm, 6in,

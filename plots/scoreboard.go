@@ -139,7 +139,7 @@ func Scoreboard(cells []ScoreCell, o Options) (*Figure, error) {
 			hi = lo * 10
 		}
 		right.X.Scale, right.Y.Scale = plot.LogScale{}, plot.LogScale{}
-		right.X.Tick.Marker, right.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+		right.X.Tick.Marker, right.Y.Tick.Marker = logTicks{}, logTicks{}
 		right.X.Min, right.X.Max, right.Y.Min, right.Y.Max = lo, hi, lo, hi
 		if err := addDiagonal(right, lo, hi, 1, nil); err != nil {
 			return nil, err
@@ -156,7 +156,7 @@ func Scoreboard(cells []ScoreCell, o Options) (*Figure, error) {
 	} else {
 		right.X.Min, right.X.Max, right.Y.Min, right.Y.Max = 1, 10, 1, 10
 		right.X.Scale, right.Y.Scale = plot.LogScale{}, plot.LogScale{}
-		right.X.Tick.Marker, right.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+		right.X.Tick.Marker, right.Y.Tick.Marker = logTicks{}, logTicks{}
 	}
 
 	var legend []legendEntry

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"sudokulab"
+	"sudokulab/compare"
 	"sudokulab/db"
 	"sudokulab/plots"
 )
@@ -38,6 +40,13 @@ type plotOptions struct {
 	level                float64
 	rater, by            string
 	readings, paper      string // scoreboard
+
+	// axisAsked is true when --x was given: an axis on which the
+	// configurations' efforts do not compare is then refused, not
+	// replaced by time (see budgetAxis).
+	axisAsked bool
+	// axisNote says why the axis is not the one asked for (budgetAxis).
+	axisNote string
 
 	// warn receives notes on runs left out; nil discards them.
 	warn io.Writer
@@ -181,6 +190,7 @@ func runPlot(ctx context.Context, cmd *cobra.Command, o *plotOptions, kind strin
 	}
 	defer d.Close()
 	o.warn = cmd.ErrOrStderr()
+	o.axisAsked = cmd.Flags().Changed("x") || cmd.Flags().Changed("axis")
 	fig, err := plotFigure(ctx, d, kind, o)
 	if err != nil {
 		return err
@@ -272,7 +282,81 @@ func (o *plotOptions) plotOpts() plots.Options {
 	if top == 0 || len(o.configs) > 0 {
 		top = plots.MaxSeries
 	}
-	return plots.Options{Width: w, Height: h, Title: o.title, Top: top, Strict: len(o.configs) > 0, Resamples: o.resamples, Level: o.level}
+	return plots.Options{Width: w, Height: h, Title: o.title, Top: top, Strict: len(o.configs) > 0, Resamples: o.resamples, Level: o.level, Note: o.axisNote}
+}
+
+// budgetAxis decides the budget axis x of a picture (trajectories: one
+// drawn from trajectory points, which record evaluations, generations
+// and wall-clock seconds only): x itself unless it counts effort
+// (evaluations, effort) and the selected configurations' efforts do not
+// compare on it, as compare decides (compare.EffortUnit): a tree search
+// counts search nodes, not evaluations, and drawn on an evaluations axis
+// it would solve everything at 0. Then, when --x was given, it refuses
+// with the values of --x to use; else it draws on the time that compares
+// them (CPU seconds when recorded for every run, as compare.TimeMeasure
+// says; wall-clock seconds for trajectories) and says so in axisNote and
+// on the warning writer.
+func (o *plotOptions) budgetAxis(ctx context.Context, d *db.DB, x string, trajectories bool) (string, error) {
+	if x != "evaluations" && x != "effort" {
+		return x, nil
+	}
+	cond, args := o.selected()
+	units, allCPU, err := d.RunUnits(ctx, cond, args...)
+	if err != nil {
+		return "", fmt.Errorf("plot: %w", err)
+	}
+	slices.SortStableFunc(units, func(a, b db.ConfigUnit) int {
+		return slices.Index(o.configs, a.Config) - slices.Index(o.configs, b.Config)
+	})
+	unit, mixed := compare.EffortUnit(units)
+	if mixed == nil && (x == "effort" || unit == "evaluations") {
+		return x, nil
+	}
+	// Trajectory points record neither CPU time nor nodes.
+	alternatives := []string{"--x cpu", "--x seconds"}
+	time := compare.TimeMeasure(allCPU)
+	if trajectories {
+		alternatives, time = []string{"--x seconds"}, compare.Seconds
+	}
+	why := ""
+	if mixed != nil {
+		why = mixed.String()
+	} else {
+		// One unit, but not the evaluations the axis counts.
+		why = fmt.Sprintf("%s counts its effort in %s, not evaluations", units[0].Config, unit)
+		if !trajectories {
+			if !o.axisAsked {
+				return "effort", nil
+			}
+			alternatives = append([]string{"--x effort"}, alternatives...)
+		}
+	}
+	if o.axisAsked {
+		return "", sudokulab.Errorf(sudokulab.EINVALID, "plot --x %s: %s: use %s", x, why, strings.Join(alternatives, " or "))
+	}
+	axis := map[compare.Measure]string{compare.CPU: "cpu", compare.Seconds: "seconds"}[time]
+	o.axisNote = fmt.Sprintf("on %s: %s", axisLabel(axis, ""), why)
+	if o.warn != nil {
+		fmt.Fprintf(o.warn, "plot: %s: drawn on %s instead of %s\n", why, axisLabel(axis, ""), x)
+	}
+	return axis, nil
+}
+
+// axisLabel names a budget axis with its unit: unit is the effort unit
+// of the effort axis.
+func axisLabel(x, unit string) string {
+	switch x {
+	case "seconds":
+		return "wall-clock seconds"
+	case "cpu":
+		return "CPU seconds"
+	case "effort":
+		if unit == "nodes" {
+			return "effort (search nodes)"
+		}
+		return "effort (" + cmp.Or(unit, "evaluations") + ")"
+	}
+	return x
 }
 
 // plotFigure draws the picture kind (convergence, ecdf, success, ert) of
@@ -504,11 +588,15 @@ func (o *plotOptions) trajectories(ctx context.Context, d *db.DB, what, x string
 }
 
 func (o *plotOptions) convergence(ctx context.Context, d *db.DB) (*plots.Figure, error) {
-	runs, names, err := o.trajectories(ctx, d, "convergence", o.convX)
+	x, err := o.budgetAxis(ctx, d, o.convX, true)
 	if err != nil {
 		return nil, err
 	}
-	budgets, err := o.budgets(ctx, d, o.convX)
+	runs, names, err := o.trajectories(ctx, d, "convergence", x)
+	if err != nil {
+		return nil, err
+	}
+	budgets, err := o.budgets(ctx, d, x)
 	if err != nil {
 		return nil, err
 	}
@@ -519,29 +607,37 @@ func (o *plotOptions) convergence(ctx context.Context, d *db.DB) (*plots.Figure,
 	po := o.plotOpts()
 	po.LogY = o.convLogY
 	return plots.Convergence(plots.ConvergenceData{
-		Runs: runs, XLabel: o.convX, Budgets: budgets, QuantLo: q[0], QuantHi: q[1],
+		Runs: runs, XLabel: axisLabel(x, ""), Budgets: budgets, QuantLo: q[0], QuantHi: q[1],
 		PerPanel: perPanel(o.convPanels, len(names)),
 	}, po)
 }
 
 func (o *plotOptions) ert(ctx context.Context, d *db.DB) (*plots.Figure, error) {
-	runs, names, err := o.trajectories(ctx, d, "ert", o.ertX)
+	x, err := o.budgetAxis(ctx, d, o.ertX, true)
+	if err != nil {
+		return nil, err
+	}
+	runs, names, err := o.trajectories(ctx, d, "ert", x)
 	if err != nil {
 		return nil, err
 	}
 	po := o.plotOpts()
 	po.LogY = o.ertLogY
-	return plots.ERTPlot(plots.ERTData{Runs: runs, XLabel: o.ertX, PerPanel: perPanel(o.ertPanel, len(names))}, po)
+	return plots.ERTPlot(plots.ERTData{Runs: runs, XLabel: axisLabel(x, ""), PerPanel: perPanel(o.ertPanel, len(names))}, po)
 }
 
 func (o *plotOptions) ecdf(ctx context.Context, d *db.DB) (*plots.Figure, error) {
+	x, err := o.budgetAxis(ctx, d, o.ecdfX, false)
+	if err != nil {
+		return nil, err
+	}
 	col := map[string]string{
 		"generations": "r.generations",
 		"evaluations": "r.evaluations",
 		"effort":      "r.effort",
 		"seconds":     "r.wall_seconds",
 		"cpu":         "r.cpu_seconds",
-	}[o.ecdfX]
+	}[x]
 	cond, args := o.selected()
 	t, err := o.query(ctx, d, "ecdf", `
 		SELECT r.config, r.solved, `+col+`, r.effort_unit
@@ -590,21 +686,11 @@ func (o *plotOptions) ecdf(ctx context.Context, d *db.DB) (*plots.Figure, error)
 	for i, n := range names {
 		rts[i] = *byName[n]
 	}
-	budgets, err := o.budgets(ctx, d, o.ecdfX)
+	budgets, err := o.budgets(ctx, d, x)
 	if err != nil {
 		return nil, err
 	}
-	label := map[string]string{"seconds": "wall-clock seconds", "cpu": "CPU seconds"}[o.ecdfX]
-	switch {
-	case label != "":
-	case o.ecdfX == "effort" && len(units) == 1:
-		label = "effort (" + units[0] + ")"
-	case o.ecdfX == "effort":
-		label = "effort (evaluations; nodes for exact)"
-	default:
-		label = o.ecdfX
-	}
-	return plots.ECDF(plots.ECDFData{Series: rts, XLabel: label, Budgets: budgets, Used: used}, o.plotOpts())
+	return plots.ECDF(plots.ECDFData{Series: rts, XLabel: axisLabel(x, units[0]), Budgets: budgets, Used: used}, o.plotOpts())
 }
 
 func (o *plotOptions) success(ctx context.Context, d *db.DB) (*plots.Figure, error) {

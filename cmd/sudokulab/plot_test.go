@@ -26,15 +26,22 @@ func TestPlot(t *testing.T) {
 		want []string // in the SVG
 	}{
 		{"convergence.png", []string{"plot", "convergence", "--config", "franco-tabu-table2", "--config", "exact"}, nil},
-		{"convergence.svg", []string{"plot", "convergence", "--x", "evaluations", "--quantiles", "0.1,0.9", "--runs-where", "experiment = 'e1'", "--log-y"},
-			[]string{"0.1-0.9 quantile band", "exact (8/8 solved)", "(0/8 solved)", "#1 reseda-easy"}},
+		{"convergence.svg", []string{"plot", "convergence", "--quantiles", "0.1,0.9", "--runs-where", "experiment = 'e1'", "--log-y"},
+			[]string{"0.1-0.9 quantile band", "exact (8/8 solved)", "(0/8 solved)", "#1 reseda-easy", ">generations<"}},
+		// franco-tabu-table2 alone counts evaluations: its axis stays.
+		{"convergence-evaluations.svg", []string{"plot", "convergence", "--axis", "evaluations", "--config", "franco-tabu-table2"},
+			[]string{">evaluations<", "franco-tabu-table2 (0/8 solved)"}},
 		{"convergence-pooled.svg", []string{"plot", "convergence", "--panels", "none", "--x", "seconds", "--title", "All puzzles"},
 			[]string{"All puzzles", "runs on 4 puzzles pooled", "seconds"}},
 		{"convergence-axis.svg", []string{"plot", "convergence", "--axis", "generations", "--experiment", "e1"}, []string{"budget 300"}},
 		{"ecdf.png", []string{"plot", "ecdf", "--width", "12cm", "--height", "3in"}, nil},
 		{"ecdf.pdf", []string{"plot", "ecdf", "--x", "cpu"}, nil},
-		{"ecdf.svg", []string{"plot", "ecdf", "--where", "collection = 'paper-puzzles'", "--x", "effort", "--resamples", "50"},
-			[]string{"exact (8/8 solved)", "franco-tabu-table2 (0/8 solved)", "95 % bootstrap band (50 resamples)", "effort ("}},
+		{"ecdf.svg", []string{"plot", "ecdf", "--where", "collection = 'paper-puzzles'", "--resamples", "50"},
+			[]string{"exact (8/8 solved)", "franco-tabu-table2 (0/8 solved)", "95 % bootstrap band (50 resamples)", ">CPU seconds<",
+				"on CPU seconds: exact counts nodes and franco-tabu-table2 evaluations, which do not compare"}},
+		{"ecdf-nodes.svg", []string{"plot", "ecdf", "--config", "exact"}, []string{">effort (search nodes)<", "exact (8/8 solved)"}},
+		{"ecdf-effort.svg", []string{"plot", "ecdf", "--config", "exact", "--x", "effort"}, []string{">effort (search nodes)<"}},
+		{"ecdf-evaluations.svg", []string{"plot", "ecdf", "--config", "franco-tabu-table2", "--x", "effort"}, []string{">effort (evaluations)<"}},
 		{"ecdf-generations.svg", []string{"plot", "ecdf", "--axis", "generations", "--config", "exact", "--resamples", "0"},
 			[]string{"exact (8/8 solved)", "budget 300"}},
 		{"success.png", []string{"plot", "success"}, nil},
@@ -52,6 +59,8 @@ func TestPlot(t *testing.T) {
 		{"success-all.svg", []string{"plot", "success", "--by", "all"}, []string{"all runs"}},
 		{"ert.svg", []string{"plot", "ert", "--x", "generations"}, []string{"ERT (generations)", "target cost"}},
 		{"ert.png", []string{"plot", "ert", "--log-y=false", "--panels", "none"}, nil},
+		{"ert-mixed.svg", []string{"plot", "ert", "--panels", "none"}, []string{"ERT (wall-clock seconds)",
+			"on wall-clock seconds: exact counts nodes and franco-tabu-table2 evaluations, which do not compare"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -155,6 +164,14 @@ func TestPlotErrors(t *testing.T) {
 		{"bad runs-where", []string{"plot", "ecdf", "--runs-where", "nope = 1", "-o", out}, exitInvalid, "no such column: nope"},
 		{"two statements", []string{"plot", "ecdf", "--where", "1; DELETE FROM runs", "-o", out}, exitInvalid, ";"},
 		{"no subcommand", []string{"plot"}, exitInvalid, "missing subcommand"},
+		// Efforts in nodes and evaluations do not compare, as compare says.
+		{"mixed ecdf", []string{"plot", "ecdf", "--x", "evaluations", "-o", out}, exitInvalid,
+			"plot --x evaluations: exact counts nodes and franco-tabu-table2 evaluations, which do not compare: use --x cpu or --x seconds"},
+		{"mixed effort", []string{"plot", "ecdf", "--x", "effort", "-o", out}, exitInvalid, "which do not compare: use --x cpu or --x seconds"},
+		{"mixed ert", []string{"plot", "ert", "--x", "evaluations", "-o", out}, exitInvalid, "which do not compare: use --x seconds"},
+		{"mixed convergence", []string{"plot", "convergence", "--x", "evaluations", "-o", out}, exitInvalid, "which do not compare: use --x seconds"},
+		{"nodes on evaluations", []string{"plot", "ecdf", "--config", "exact", "--x", "evaluations", "-o", out}, exitInvalid,
+			"exact counts its effort in nodes, not evaluations: use --x effort or --x cpu or --x seconds"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -188,7 +205,7 @@ func TestPlotPostgres(t *testing.T) {
 		{"run", "--collection", "paper", "--config", "exact", "--config", "franco-tabu-table2", "--runs", "2", "--max-generations", "100", "--experiment", "e1"},
 		{"rate", "--rater", "human", "--collection", "paper"},
 		{"plot", "convergence", "--where", "collection = 'paper'", "--log-y", "-o", filepath.Join(dir, "c.svg")},
-		{"plot", "ecdf", "--runs-where", "experiment = 'e1'", "--x", "effort", "-o", filepath.Join(dir, "e.svg")},
+		{"plot", "ecdf", "--runs-where", "experiment = 'e1'", "-o", filepath.Join(dir, "e.svg")},
 		{"plot", "success", "-o", filepath.Join(dir, "s.svg")},
 		{"plot", "success", "--by", "collection", "--where", "givens > 0", "-o", filepath.Join(dir, "sc.svg")},
 		{"plot", "ert", "--experiment", "e1", "--x", "seconds", "-o", filepath.Join(dir, "r.pdf")},

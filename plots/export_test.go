@@ -1,0 +1,8 @@
+package plots
+
+// The tick markers of linear and log-scaled axes, for the tests of their
+// labels.
+var (
+	LinearTicks = linearTicks{}
+	LogTicks    = logTicks{}
+)
