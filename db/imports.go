@@ -1234,6 +1234,28 @@ func PublishImport(ctx context.Context, x sqlx.ExtContext, l ImportLease, im *su
 	return nil
 }
 
+// CollectionFiles returns the file names (as given to import) of the
+// imports other than importID that made the collection id or put puzzles
+// in it, loading ones included, in order of import.
+func CollectionFiles(ctx context.Context, x sqlx.ExtContext, id, importID int64) ([]string, error) {
+	rows, err := x.QueryxContext(ctx, x.Rebind(`SELECT file_name FROM imports
+		WHERE id <> ? AND (collection_id = ? OR id IN (SELECT import_id FROM collection_puzzles WHERE collection_id = ?))
+		ORDER BY id`), importID, id, id)
+	if err != nil {
+		return nil, dbError(err, "files of a collection")
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var f string
+		if err := rows.Scan(&f); err != nil {
+			return nil, dbError(err, "files of a collection")
+		}
+		out = append(out, f)
+	}
+	return out, dbError(rows.Err(), "files of a collection")
+}
+
 // EnsureImportCollection is EnsureCollection for an import: a collection
 // it creates records importID as its creator, so that it stays hidden
 // while the import is loading, and a frozen one keeps its description.

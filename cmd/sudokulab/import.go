@@ -80,7 +80,7 @@ another process is importing into the collection is a conflict (exit 4).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.fileFormat, "format", "", "the files' format (default: detected; see sudokulab formats); the output format is --output-format")
-	f.StringVar(&o.collection, "collection", "", "collection the puzzles go to (default: the file's base name)")
+	f.StringVar(&o.collection, "collection", "", "collection the puzzles of every file go to (default: each file's base name; two files of one name from different folders need it)")
 	o.decodeFlags.register(f, "")
 	o.decodeFlags.registerRatings(f)
 	f.BoolVar(&o.addToFrozen, "add-to-frozen", false, "add puzzles to frozen collections (made by collections add), which imports leave alone otherwise")

@@ -77,3 +77,92 @@ func TestReimportOwnExportChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// writeFiles writes each file (a path under dir) with its content.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestImportCollectionNames: files of one name in two folders do not go
+// silently into one collection; --collection puts many files, instance
+// files too, into one; a frozen collection changes only when asked.
+func TestImportCollectionNames(t *testing.T) {
+	const (
+		g1 = "..867.4.24.23...9.37..2.......4...5.89.251.67.1...3.......9..73.3...52.17.5.329.."
+		g2 = ".24..7...6..........368.415431..5...5......3279.....6.2.971.8...4..93...31...475."
+		g3 = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+		g4 = ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7..."
+	)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a/x.txt": g1 + "\n", "b/x.txt": g2 + "\n", "c.txt": g3 + "\n",
+		"claims.csv": "puzzle,collection\n" + g2 + ",fz\n" + g4 + ",fz\n"})
+	a, b := filepath.Join(dir, "a", "x.txt"), filepath.Join(dir, "b", "x.txt")
+	dbPath := initDB(t, filepath.Join(dir, "lab.db"))
+	members := func(collection string) string {
+		t.Helper()
+		out := mustRun(t, "--db", dbPath, "-O", "csv", "sql",
+			"SELECT position, grid, label FROM puzzle_catalog WHERE collection = '"+collection+"' ORDER BY position")
+		return strings.TrimPrefix(out, "position,grid,label\n")
+	}
+
+	_, errOut, code := run(t, "--db", dbPath, "import", a, b)
+	if code != exitInvalid || !strings.Contains(errOut, "import "+b+": collection x, named after the file, holds the puzzles of "+a) {
+		t.Errorf("a/x.txt and b/x.txt: exit %d, %q", code, errOut)
+	}
+	if got := members("x"); got != "1,"+g1+",\n" {
+		t.Errorf("collection x:\n%s", got)
+	}
+	mustRun(t, "--db", dbPath, "import", "--collection", "bx", b)
+	mustRun(t, "--db", dbPath, "import", a) // a/x.txt again, its own collection: nothing new
+	if got := members("x"); got != "1,"+g1+",\n" {
+		t.Errorf("collection x after a/x.txt again:\n%s", got)
+	}
+
+	// --collection puts several files into one collection, in order.
+	mustRun(t, "--db", dbPath, "import", "--collection", "both", a, b)
+	if got := members("both"); got != "1,"+g1+",\n2,"+g2+",\n" {
+		t.Errorf("collection both:\n%s", got)
+	}
+	mustRun(t, "--db", dbPath, "import", "--collection", "inst", fixture("instance-9x9.instance"), fixture("instance-16x16.instance"))
+	if got := mustRun(t, "--db", dbPath, "-O", "csv", "sql", "SELECT collection, size, label FROM puzzle_catalog WHERE collection_id IN (SELECT collection_id FROM imports WHERE format = 'instance') ORDER BY position"); got != "collection,size,label\ninst,9,instance-9x9\ninst,16,instance-16x16\n" {
+		t.Errorf("instance files with --collection:\n%s", got)
+	}
+
+	// A frozen collection changes only when asked.
+	mustRun(t, "--db", dbPath, "collections", "add", "fz", "--where", "collection = 'both'", "--order-by", "position DESC", "--label", "'p' || position")
+	frozen := "1," + g2 + ",p2\n2," + g1 + ",p1\n"
+	if got := members("fz"); got != frozen {
+		t.Errorf("frozen collection fz:\n%s", got)
+	}
+	_, errOut, code = run(t, "--db", dbPath, "import", "--collection", "fz", filepath.Join(dir, "c.txt"))
+	if code != exitInvalid || !strings.Contains(errOut, "collection fz, which is frozen") || !strings.Contains(errOut, "--add-to-frozen") {
+		t.Errorf("import into a frozen collection: exit %d, %q", code, errOut)
+	}
+	out := mustRun(t, "--db", dbPath, "import", filepath.Join(dir, "claims.csv"))
+	if !strings.Contains(out, "note: 1 of the file's puzzles in collection fz went to collection claims: fz is frozen") {
+		t.Errorf("a file naming a frozen collection: %s", out)
+	}
+	if got := members("fz"); got != frozen {
+		t.Errorf("frozen collection fz after imports:\n%s", got)
+	}
+	if got := members("claims"); got != "1,"+g4+",\n" {
+		t.Errorf("collection claims:\n%s", got)
+	}
+	mustRun(t, "--db", dbPath, "import", "--collection", "fz", "--add-to-frozen", filepath.Join(dir, "c.txt"))
+	if got := members("fz"); got != frozen+"3,"+g3+",\n" {
+		t.Errorf("fz with --add-to-frozen:\n%s", got)
+	}
+	mustRun(t, "--db", dbPath, "collections", "add", "fz", "--replace", "--where", "collection = 'fz' AND position < 3")
+	if got := members("fz"); got != frozen {
+		t.Errorf("fz replaced:\n%s", got)
+	}
+}

@@ -308,6 +308,45 @@ func spoolFile(r io.Reader) (*os.File, error) {
 	return t, nil
 }
 
+// ownName checks that the collection id, named after the file being
+// imported (no --collection), holds no puzzles of another file of that
+// name in another folder (a/x.txt after b/x.txt), unless an earlier import
+// of this file put some there: such files go to distinct collections only
+// when named so, with --collection.
+func (imp *importer) ownName(ctx context.Context, x sqlx.ExtContext, id, importID int64) error {
+	files, err := db.CollectionFiles(ctx, x, id, importID)
+	if err != nil {
+		return err
+	}
+	file, other := imp.res.File, ""
+	for _, f := range files {
+		if samePath(f, file) {
+			return nil // the file's own collection from an earlier import
+		}
+		if other == "" && filepath.Base(f) == filepath.Base(file) {
+			other = f
+		}
+	}
+	if other != "" {
+		return sudokulab.Errorf(sudokulab.EINVALID,
+			"import %s: collection %s, named after the file, holds the puzzles of %s, another file of that name; "+
+				"name this file's collection with --collection (--collection %s adds to that one)",
+			file, defaultCollection(file), other, defaultCollection(file))
+	}
+	return nil
+}
+
+// samePath reports whether two file names as given name the same file:
+// equal once cleaned, or as absolute paths from here.
+func samePath(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	aa, err1 := filepath.Abs(a)
+	ab, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == ab
+}
+
 // defaultCollection names the collection of a file: its base name without
 // the extension.
 func defaultCollection(path string) string {
@@ -962,6 +1001,9 @@ type prepared struct {
 	rows  []db.ImportRow
 	names []string
 	notes []entry
+	// own is set when a row goes to the collection named after the file
+	// for want of another name (no --collection, none in the record).
+	own bool
 }
 
 // prepare turns a batch of checked items into rows, outside any
@@ -1029,6 +1071,7 @@ func (imp *importer) prepare(ctx context.Context, b *batch) (*prepared, error) {
 		}
 		p.rows = append(p.rows, row)
 		p.names = append(p.names, imp.collectionOf(rec))
+		p.own = p.own || o.Collection == "" && rec.Collection == ""
 	}
 	return p, nil
 }
@@ -1048,6 +1091,7 @@ func (imp *importer) store(ctx context.Context, bs []*batch) error {
 		}
 		p.rows = append(p.rows, bp.rows...)
 		p.names = append(p.names, bp.names...)
+		p.own = p.own || bp.own
 		p.notes = append(p.notes, bp.notes...)
 		records += len(b.items)
 	}
@@ -1069,6 +1113,9 @@ func (imp *importer) store(ctx context.Context, bs []*batch) error {
 				return id, nil
 			}
 			id, err := db.EnsureImportCollection(ctx, tx, name, imp.description, next.ID)
+			if err == nil && p.own && name == res.Collection {
+				err = imp.ownName(ctx, tx, id, next.ID)
+			}
 			ids[name] = id
 			return id, err
 		}
@@ -1195,7 +1242,7 @@ func (imp *importer) divert(ctx context.Context, w *db.ImportWriter, rows []db.I
 	}
 	var notes []entry
 	for _, name := range frozen {
-		n := fmt.Sprintf("%d puzzles the file puts in collection %s went to collection %s: %s is frozen (--add-to-frozen adds them to it)",
+		n := fmt.Sprintf("%d of the file's puzzles in collection %s went to collection %s: %s is frozen (--add-to-frozen adds them to it)",
 			count[name], name, own, name)
 		notes = append(notes, entry{remark: n})
 		imp.diverted = append(imp.diverted, n)
