@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/pressly/goose/v3"
 )
 
@@ -39,6 +40,18 @@ type dialect struct {
 	// skipLocked ends a subquery that picks rows to claim: rows another
 	// transaction is claiming are skipped rather than waited for.
 	skipLocked string
+	// mistyped, where the engine stores values of any type in any column
+	// (SQLite), finds the rows of table whose INTEGER or REAL columns hold
+	// another type; nil where the engine enforces column types. key names
+	// the columns that identify a row.
+	mistyped func(ctx context.Context, q sqlx.QueryerContext, table string, key []string) ([]typeFault, error)
+}
+
+// typeFault is a value of the wrong type in a column: the row's key
+// values, the column, its declared type, and the value's type and text.
+type typeFault struct {
+	key                          []int64
+	column, declared, got, value string
 }
 
 // versionTable is the table where goose records applied migrations.

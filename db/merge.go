@@ -111,6 +111,10 @@ type MergeReport struct {
 	// InvalidNotListed counts the others.
 	Invalid          []MergeInvalid
 	InvalidNotListed int64
+	// Unreadable is set when the source was refused for values of the
+	// wrong type (text in a SQLite INTEGER column), which not even
+	// SkipInvalid can leave out, since the rows cannot be read.
+	Unreadable bool
 	// Notes are remarks that are no conflict, such as a configuration
 	// stored under another name in the destination, or rows of an import
 	// still loading in the source that were left out.

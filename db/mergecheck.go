@@ -41,6 +41,9 @@ const mergeInvalidShown = 5
 // error unless SkipInvalid is set.
 func (m *merger) check() error {
 	m.bad = map[badKey]string{}
+	if err := m.checkTypes(); err != nil {
+		return err
+	}
 	steps := []func() error{
 		func() error { return m.checkNamed("collections", collectionsQuery) },
 		m.checkImports, m.checkPuzzles, m.checkMemberships, m.checkConfigs,
@@ -56,20 +59,69 @@ func (m *merger) check() error {
 	if n == 0 || m.opts.SkipInvalid {
 		return nil
 	}
-	shown := make([]string, 0, mergeInvalidShown)
-	for _, v := range m.rep.Invalid[:min(len(m.rep.Invalid), mergeInvalidShown)] {
-		shown = append(shown, v.String())
-	}
-	more := ""
-	if n > len(shown) {
-		more = fmt.Sprintf("; and %d more", n-len(shown))
-	}
 	rows := fmt.Sprintf("%d rows of the source fail", n)
 	if n == 1 {
 		rows = "1 row of the source fails"
 	}
-	return sudokulab.Errorf(sudokulab.EINVALID, "merge %s: %s the checks, so nothing was merged: %s%s",
-		m.src.path, rows, strings.Join(shown, "; "), more)
+	return sudokulab.Errorf(sudokulab.EINVALID, "merge %s: %s the checks, so nothing was merged: %s",
+		m.src.path, rows, m.firstInvalid(n))
+}
+
+// mergeTableKeys are the tables Merge reads with the columns that
+// identify their rows.
+var mergeTableKeys = []struct {
+	table string
+	key   []string
+}{
+	{"collections", []string{"id"}}, {"imports", []string{"id"}}, {"puzzles", []string{"id"}},
+	{"collection_puzzles", []string{"collection_id", "puzzle_id"}}, {"configs", []string{"id"}},
+	{"experiments", []string{"id"}}, {"ratings", []string{"id"}}, {"runs", []string{"id"}},
+	{"trajectory_points", []string{"run_id", "seq"}}, {"experiment_runs", []string{"experiment_id", "run_id"}},
+	{"work", []string{"id"}},
+}
+
+// checkTypes refuses a source (SQLite) whose numeric columns hold values
+// of another type: such rows cannot be read, so not even SkipInvalid can
+// leave them out.
+func (m *merger) checkTypes() error {
+	if m.src.dialect.mistyped == nil {
+		return nil
+	}
+	n := 0
+	for _, t := range mergeTableKeys {
+		faults, err := m.src.dialect.mistyped(m.ctx, m.src, t.table, t.key)
+		if err != nil {
+			return fmt.Errorf("merge %s: check the source: %w", m.src.path, err)
+		}
+		for _, f := range faults {
+			row := strings.Trim(fmt.Sprint(f.key), "[]")
+			if len(f.key) == 2 {
+				row = fmt.Sprintf("%s %d, %s %d", t.key[0], f.key[0], t.key[1], f.key[1])
+			}
+			v := MergeInvalid{Table: t.table, Row: row,
+				Reason: fmt.Sprintf("%s holds %s %q, not %s", f.column, f.got, f.value, f.declared)}
+			m.rep.Invalid = append(m.rep.Invalid, v)
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	m.rep.Unreadable = true
+	return sudokulab.Errorf(sudokulab.EINVALID, "merge %s: the source holds values of the wrong type, which cannot be read, so nothing was merged: %s",
+		m.src.path, m.firstInvalid(n))
+}
+
+// firstInvalid lists the first few of the n invalid rows in the report.
+func (m *merger) firstInvalid(n int) string {
+	var shown []string
+	for _, v := range m.rep.Invalid[:min(len(m.rep.Invalid), mergeInvalidShown)] {
+		shown = append(shown, v.String())
+	}
+	if n > len(shown) {
+		shown = append(shown, fmt.Sprintf("and %d more", n-len(shown)))
+	}
+	return strings.Join(shown, "; ")
 }
 
 // invalid records that the row key (named row in the report) fails the

@@ -25,6 +25,10 @@ type hostileCase struct {
 	kind string
 	// absent counts, in the destination, the rows that must not arrive.
 	absent string
+	// unreadable rows are refused even with SkipInvalid, with refusal in
+	// the message.
+	unreadable bool
+	refusal    string
 }
 
 // hostileCases spoils the lab of the merge tests (with its runs) in each
@@ -108,6 +112,13 @@ func hostileCases(t *testing.T) []hostileCase {
 			kind:   db.MergeRuns,
 			absent: `SELECT COUNT(*) FROM runs WHERE status = 'finished'`,
 		},
+		{
+			name:   "text in an integer column",
+			change: []string{`UPDATE runs SET seed = 'abc' WHERE id = 2`},
+			table:  "runs", row: "2", reason: `seed holds text "abc", not INTEGER`,
+			unreadable: true,
+			refusal:    "the source holds values of the wrong type, which cannot be read, so nothing was merged: ",
+		},
 	}
 }
 
@@ -155,7 +166,11 @@ func TestMergeRefusesInvalidSource(t *testing.T) {
 				rep, err := db.Merge(ctx, dst, src, opts)
 				wantCode(t, err, sudokulab.EINVALID)
 				want := tc.table + " " + tc.row
-				if !strings.Contains(err.Error(), "1 row of the source fails the checks, so nothing was merged: "+want) ||
+				refusal := "1 row of the source fails the checks, so nothing was merged: "
+				if tc.refusal != "" {
+					refusal = tc.refusal
+				}
+				if !strings.Contains(err.Error(), refusal+want) ||
 					!strings.Contains(err.Error(), tc.reason) {
 					t.Errorf("refusal %q: want it to name %q and %q", err, want, tc.reason)
 				}
@@ -168,6 +183,16 @@ func TestMergeRefusesInvalidSource(t *testing.T) {
 
 				opts.SkipInvalid = true
 				rep, err = db.Merge(ctx, dst, src, opts)
+				if tc.unreadable {
+					wantCode(t, err, sudokulab.EINVALID)
+					if !rep.Unreadable {
+						t.Error("report not marked unreadable")
+					}
+					if got := tableCounts(t, dst); fmt.Sprint(got) != fmt.Sprint(before) {
+						t.Errorf("the refused merge wrote: row counts %v, before %v", got, before)
+					}
+					return
+				}
 				if err != nil {
 					t.Fatalf("merge skipping the invalid row: %v", err)
 				}

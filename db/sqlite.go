@@ -14,6 +14,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,6 +41,55 @@ var sqliteDialect = dialect{
 	// One writer at a time: a claim inside BEGIN IMMEDIATE sees no other
 	// claim in flight.
 	skipLocked: "",
+	mistyped:   sqliteMistyped,
+}
+
+// sqliteMistyped finds the rows of table whose INTEGER columns hold
+// anything but an integer, or whose REAL columns anything but a number:
+// SQLite stores what it is given where the text does not convert.
+func sqliteMistyped(ctx context.Context, q sqlx.QueryerContext, table string, key []string) ([]typeFault, error) {
+	type col struct{ name, declared string }
+	var cols []col
+	if err := selectAll(ctx, q, "columns of "+table, `SELECT name, type FROM pragma_table_info(?) ORDER BY cid`, []any{table},
+		func(rs *sqlx.Rows) error {
+			var c col
+			err := rs.Scan(&c.name, &c.declared)
+			cols = append(cols, c)
+			return err
+		}); err != nil {
+		return nil, err
+	}
+	var out []typeFault
+	for _, c := range cols {
+		var allowed string
+		switch strings.ToUpper(c.declared) {
+		case "INTEGER":
+			allowed = "'integer', 'null'"
+		case "REAL":
+			allowed = "'integer', 'real', 'null'"
+		default:
+			continue
+		}
+		keys := "CAST(" + strings.Join(key, " AS TEXT) || ',' || CAST(") + " AS TEXT)"
+		err := selectAll(ctx, q, "types of "+table+"."+c.name, `SELECT `+keys+`, typeof(`+c.name+`), substr(CAST(`+c.name+` AS TEXT), 1, 80)
+			FROM `+table+` WHERE typeof(`+c.name+`) NOT IN (`+allowed+`) ORDER BY 1 LIMIT 1000`, nil, func(rs *sqlx.Rows) error {
+			f := typeFault{column: c.name, declared: c.declared}
+			var k string
+			if err := rs.Scan(&k, &f.got, &f.value); err != nil {
+				return err
+			}
+			for _, part := range strings.Split(k, ",") {
+				n, _ := strconv.ParseInt(part, 10, 64)
+				f.key = append(f.key, n)
+			}
+			out = append(out, f)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // connPragmas are set on every new connection by the driver, through the

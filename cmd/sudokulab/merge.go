@@ -52,7 +52,8 @@ within bounds (names 1 KiB, labels 64 KiB, other text 1 MiB, JSON 16 MiB).
 A source that fails is refused whole with the first few reasons (table,
 row id, what is wrong) and exit status 2, and nothing of it is merged;
 with --skip-invalid it is merged without the invalid rows and the rows
-that depend on them, each listed on standard error.
+that depend on them, each listed on standard error. A SQLite source whose
+numeric columns hold text cannot be read and is refused even then.
 
 The sources are only read. The destination is written in short
 transactions (a few hundred runs with their trajectories each), so other
@@ -191,7 +192,7 @@ func mergeOne(ctx context.Context, stderr io.Writer, dst *db.DB, target string, 
 	for _, n := range rep.Notes {
 		fmt.Fprintf(stderr, "note: %s\n", n)
 	}
-	if sudokulab.ErrorCode(err) == sudokulab.EINVALID && len(rep.Invalid) > 0 {
+	if sudokulab.ErrorCode(err) == sudokulab.EINVALID && len(rep.Invalid) > 0 && !rep.Unreadable {
 		err = fmt.Errorf("%w (--skip-invalid merges the other rows)", err)
 	}
 	if err == nil {
