@@ -173,6 +173,15 @@ func TestDecode(t *testing.T) {
 					t.Errorf("a word is no rating: %+v", r)
 				}
 			}},
+		// The first lines of the bank itself, the rating named exchange.
+		{file: "line/exchange-diabolical.txt", opts: importers.Options{RatingColumns: map[string]string{"field1": "exchange"}}, format: "line", n: 6,
+			check: func(t *testing.T, d decoded) {
+				r := d.recs[3]
+				if r.Line != 4 || r.Grid.String() != "..6...2..9.......4243...896...591.....2.8.3..4..2.3..13.......7...9.7....1.4.8.2." ||
+					!maps.Equal(r.Metadata, map[string]string{"id": "00035f2db993"}) || !slices.Equal(r.Ratings, []importers.Rating{{Rater: "exchange", Value: 8.2}}) {
+					t.Errorf("fourth %+v", r)
+				}
+			}},
 		{file: "csv/kaggle.csv", format: "csv", grids: []string{easy, medium}, lines: []int{2, 3},
 			check: func(t *testing.T, d decoded) {
 				if d.recs[0].Solution.String() != easySol {
