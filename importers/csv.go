@@ -235,15 +235,17 @@ func findHeader(br *bufio.Reader, o *Options, z *symbolizer) (h headerLine, note
 			break
 		}
 	}
-	want := "one of " + strings.Join(puzzleColumns, ", ")
-	if o.PuzzleColumn != "" {
-		want = strconv.Quote(o.PuzzleColumn)
+	switch {
+	case o.PuzzleColumn != "" && first != nil:
+		return h, nil, lines, o.fatalf(first.line, "the header has no column %q (--puzzle-column): %s", o.PuzzleColumn, strings.Join(first.fields, ","))
+	case o.PuzzleColumn != "":
+		return h, nil, lines, o.fatalf(0, "no header line with a column %q (--puzzle-column)", o.PuzzleColumn)
+	case first != nil:
+		return h, nil, lines, o.fatalf(first.line, "the header has no puzzle column and no column of puzzles (%s; want one of %s, or name it with --puzzle-column)",
+			strings.Join(first.fields, ","), strings.Join(puzzleColumns, ", "))
 	}
-	if first != nil {
-		return h, nil, lines, o.fatalf(first.line, "the header has no puzzle column and no column of puzzles (%s; want %s, or name it with --puzzle-column)",
-			strings.Join(first.fields, ","), want)
-	}
-	return h, nil, lines, o.fatalf(0, "no header line with a puzzle column (want %s, or name it with --puzzle-column)", want)
+	return h, nil, lines, o.fatalf(0, "no header line with a puzzle column and no column of puzzles (want one of %s, or name it with --puzzle-column)",
+		strings.Join(puzzleColumns, ", "))
 }
 
 // sampleRows returns the first rows of data br holds, without consuming

@@ -276,6 +276,8 @@ func TestDecode(t *testing.T) {
 		}},
 		{file: "csv/no-grid-column.csv", format: "csv", n: 0,
 			errs: []string{"no-grid-column.csv:1: the header has no puzzle column and no column of puzzles (id,board_text,level; want one of"}},
+		{file: "csv/no-grid-column.csv", opts: importers.Options{PuzzleColumn: "board"}, format: "csv", n: 0,
+			errs: []string{`no-grid-column.csv:1: the header has no column "board" (--puzzle-column): id,board_text,level`}},
 		{file: "csv/no-grid-column.csv", opts: importers.Options{PuzzleColumn: "board_text"}, format: "csv", grids: []string{easy},
 			errs: []string{"no-grid-column.csv:2: 8 cells, want 16"}},
 		{file: "csv/no-puzzle-column.csv", opts: importers.Options{PuzzleColumn: "board_text"}, format: "csv", grids: []string{easy}},
