@@ -114,7 +114,11 @@ func Enqueue(ctx context.Context, d *DB, spec PlanSpec, progress func(EnqueueRes
 		if want <= 0 {
 			break
 		}
-		ids, err := planPuzzles(ctx, d, spec, after, want)
+		var ids []int64
+		err := d.Retry(ctx, func() (err error) {
+			ids, err = planPuzzles(ctx, d, spec, after, want)
+			return err
+		})
 		if err != nil {
 			return res, err
 		}
@@ -176,12 +180,20 @@ func planPuzzles(ctx context.Context, d *DB, spec PlanSpec, after int64, n int) 
 	}
 	defer release()
 	// No placeholders, so no Rebind: a '?' in the predicate is the user's.
+	// A failure that may pass (a busy database, a server restarting) is
+	// the caller's to retry, not the predicate's fault.
+	predicateErr := func(err error) error {
+		switch {
+		case ctx.Err() != nil:
+			return context.Cause(ctx)
+		case retryable(err):
+			return fmt.Errorf("plan puzzles: %w", err)
+		}
+		return sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: %s", spec.Where, dbMessage(err))
+	}
 	rows, err := conn.QueryContext(ctx, q)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, context.Cause(ctx)
-		}
-		return nil, sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: %s", spec.Where, dbMessage(err))
+		return nil, predicateErr(err)
 	}
 	defer rows.Close()
 	var ids []int64
@@ -193,7 +205,7 @@ func planPuzzles(ctx context.Context, d *DB, spec PlanSpec, after int64, n int) 
 		ids = append(ids, id)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: %s", spec.Where, dbMessage(err))
+		return nil, predicateErr(err)
 	}
 	return ids, nil
 }

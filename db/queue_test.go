@@ -17,6 +17,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/internal/pgtest"
 )
 
 // TestQueue runs the queue scenarios on every backend.
@@ -513,5 +514,33 @@ func queueSkipLocked(t *testing.T, d *db.DB) {
 	rest, err := db.ClaimWork(ctx, d, db.Claim{Worker: "w", ExperimentID: exp, N: 4, Lease: time.Minute})
 	if err != nil || len(rest) != 2 || rest[0].ID != locked[0] || rest[1].ID != locked[1] {
 		t.Fatalf("ClaimWork after the lock = %+v, %v; want %v", rest, err, locked)
+	}
+}
+
+// TestEnqueueOutlivesCut cuts off the session that reads the plan's
+// puzzles, as a restart of the PostgreSQL server does: Enqueue tries again
+// on a new session and queues the whole plan, where it took the lost
+// session for a bad predicate before.
+func TestEnqueueOutlivesCut(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.DSN(t)
+	d, err := db.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	genPuzzles(t, d, 5)
+	exp, err := db.EnsureExperiment(ctx, d, "cut", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := db.PlanSpec{ExperimentID: exp, ConfigIDs: configs(t, d, 1), Where: "collection = 'gen'", FirstSeed: 1, SeedCount: 2}
+	var res db.EnqueueResult
+	err = pgtest.CutWaiting(t, dsn, "puzzles", func() (err error) {
+		res, err = db.Enqueue(ctx, d, spec, nil)
+		return err
+	})
+	if err != nil || res.Added != 10 {
+		t.Fatalf("Enqueue across the cut: %+v, %v; want 10 runs added", res, err)
 	}
 }

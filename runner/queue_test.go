@@ -418,3 +418,36 @@ func TestWorkPlanWholeDuringLeft(t *testing.T) {
 		t.Errorf("recorded %d runs, the queue has %d done and %d pending; want all 15 done", sum.Recorded, q.done, len(q.pending))
 	}
 }
+
+// TestCatalogOutlivesCut cuts off the session that reads a work item's
+// puzzle, and then its configuration, as a restart of the PostgreSQL
+// server does: the catalog tries again on a new session and returns them,
+// instead of ending the worker.
+func TestCatalogOutlivesCut(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.DSN(t)
+	d := openDB(t, dsn)
+	p := addPuzzles(t, d, "reseda-easy")[0]
+	c := exactConfig(t, d)
+	cat := &runner.DBCatalog{DB: d, Registry: testRegistry()}
+	err := pgtest.CutWaiting(t, dsn, "puzzles", func() error {
+		got, err := cat.Puzzle(ctx, p.ID)
+		if err == nil && got.Givens.String() != p.Givens.String() {
+			t.Errorf("puzzle %d read back as %s", p.ID, got.Givens)
+		}
+		return err
+	})
+	if err != nil {
+		t.Errorf("Puzzle across the cut: %v", err)
+	}
+	err = pgtest.CutWaiting(t, dsn, "configs", func() error {
+		got, err := cat.Config(ctx, c.ID)
+		if err == nil && got.Name != c.Name {
+			t.Errorf("configuration %d read back as %q", c.ID, got.Name)
+		}
+		return err
+	})
+	if err != nil {
+		t.Errorf("Config across the cut: %v", err)
+	}
+}

@@ -451,7 +451,9 @@ func (q *DBQueue) Left(ctx context.Context) (left db.WorkLeft, err error) {
 }
 
 // DBCatalog reads puzzles and configurations from a database once each,
-// and builds the configurations' solvers from a registry.
+// and builds the configurations' solvers from a registry. Its reads are
+// tried again, as every database call of the work is, when the database
+// is busy or its server restarts (see db.DB.Retry).
 type DBCatalog struct {
 	DB       *db.DB
 	Registry Registry
@@ -470,7 +472,11 @@ func (c *DBCatalog) Puzzle(ctx context.Context, id int64) (*sudokulab.Puzzle, er
 	if p, ok := c.puzzles[id]; ok {
 		return p, nil
 	}
-	p, err := db.GetPuzzle(ctx, c.DB, id)
+	var p *sudokulab.Puzzle
+	err := c.DB.Retry(ctx, func() (err error) {
+		p, err = db.GetPuzzle(ctx, c.DB, id)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -490,7 +496,11 @@ func (c *DBCatalog) Config(ctx context.Context, id int64) (*Config, error) {
 	if rc, ok := c.configs[id]; ok {
 		return rc, nil
 	}
-	stored, err := db.GetConfigByID(ctx, c.DB, id)
+	var stored *sudokulab.Config
+	err := c.DB.Retry(ctx, func() (err error) {
+		stored, err = db.GetConfigByID(ctx, c.DB, id)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -263,7 +263,7 @@ func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	left, err := db.RemainingWork(ctx, d, spec.ExperimentID, 0)
+	left, err := q.Left(ctx)
 	if err != nil {
 		return err
 	}
