@@ -30,10 +30,11 @@ type ImportRow struct {
 	Membership sudokulab.Membership
 	// Ratings are the file's ratings of the puzzle (PuzzleID is set by
 	// Write), stored with Membership.ImportID as their import_id. They
-	// never replace a rating computed here (import_id NULL) nor change an
-	// equal one; a rating named FileRater(r) equal to the computed rating
-	// r is not stored (the lab knows it already). Another import's rating
-	// of the same name and another value is replaced.
+	// never replace a stored rating of the same name: one computed here
+	// (import_id NULL) or an earlier file's claim, whose value stays (the
+	// writer counts those that differ in KeptRatings); a rating named
+	// FileRater(r) equal to the computed rating r is not stored either
+	// (the lab knows it already).
 	Ratings []sudokulab.Rating
 	// Created is set by Write when the puzzle was not stored before (an
 	// earlier row of the batch storing it counts as before).
@@ -67,6 +68,9 @@ type ImportWriter struct {
 	// AddToFrozen lets Write add puzzles to frozen collections, as it
 	// adds to the others; by default it adds none (see ImportRow.Frozen).
 	AddToFrozen bool
+	// KeptRatings counts the ratings Write did not store because an
+	// earlier file's rating of the same puzzle and name has another value.
+	KeptRatings int
 }
 
 // Preparer is a database or transaction that prepares statements.
@@ -478,9 +482,10 @@ type storedRating struct {
 }
 
 // ratings stores the ratings of at most chunk rows; of two ratings of a
-// puzzle by one rater the later wins. A rating that would replace a
-// computed one, or change nothing, or repeat the computed rating a
-// FileRater name stands for, is left out.
+// puzzle by one rater the later wins. A rating whose puzzle has one of
+// that name already, or that repeats the computed rating a FileRater name
+// stands for, is left out: so a failed import, which removes its own
+// ratings, takes nothing else with it.
 func (w *ImportWriter) ratings(ctx context.Context, rows []ImportRow) error {
 	last := map[ratingKey]sudokulab.Rating{}
 	var order []ratingKey
@@ -508,7 +513,10 @@ func (w *ImportWriter) ratings(ctx context.Context, rows []ImportRow) error {
 		}
 		order = slices.DeleteFunc(order, func(k ratingKey) bool {
 			r := last[k]
-			if s, ok := have[k]; ok && (s.computed || sameValue(s.value, r.Value) && s.label == r.Label) {
+			if s, ok := have[k]; ok {
+				if !s.computed && !(sameValue(s.value, r.Value) && s.label == r.Label) {
+					w.KeptRatings++
+				}
 				return true
 			}
 			if name, ok := strings.CutPrefix(k.rater, FileRaterPrefix); ok {
@@ -528,14 +536,11 @@ func (w *ImportWriter) ratings(ctx context.Context, rows []ImportRow) error {
 			}
 			args = append(args, r.PuzzleID, r.Rater, r.RaterVersion, r.Options, r.Value, nullStr(r.Label), nullStr(r.Details), w.now, nullID(r.ImportID))
 		}
-		// The WHERE keeps a computed rating even if one came in since.
+		// DO NOTHING keeps a rating stored since it was read.
 		err := w.exec(ctx, w.x.Rebind(`
 			INSERT INTO ratings (puzzle_id, rater, rater_version, options, value, label, details, rated_at, import_id)
 			VALUES `+values(len(part), 9)+`
-			ON CONFLICT (puzzle_id, rater) DO UPDATE SET
-				rater_version = excluded.rater_version, options = excluded.options, value = excluded.value,
-				label = excluded.label, details = excluded.details, rated_at = excluded.rated_at, import_id = excluded.import_id
-			WHERE ratings.import_id IS NOT NULL`), len(part), args...)
+			ON CONFLICT (puzzle_id, rater) DO NOTHING`), len(part), args...)
 		if err != nil {
 			return dbError(err, "import ratings")
 		}
@@ -1291,9 +1296,8 @@ func EnsureImportCollection(ctx context.Context, x sqlx.ExtContext, name, descri
 // its memberships; the puzzles it created that nothing else refers to
 // (with their ratings), the others becoming published; the collections it
 // created that hold no puzzle; and last the import itself, when done is
-// true. The ratings it stored go first (an older import's rating of the
-// same name that one of them replaced is not restored). It is an ECONFLICT
-// error when l no longer holds.
+// true. The ratings it stored go first (they replaced none). It is an
+// ECONFLICT error when l no longer holds.
 func ClearImport(ctx context.Context, x sqlx.ExtContext, l ImportLease, limit int) (done bool, err error) {
 	var n int
 	err = x.QueryRowxContext(ctx, x.Rebind(`

@@ -1027,7 +1027,7 @@ func suiteImportedRatingsBesideComputed(t *testing.T, d *db.DB) {
 	if err := db.UpsertRating(ctx, d, sudokulab.Rating{PuzzleID: ids[20], Rater: "human", RaterVersion: "4", Value: f(3456.5), Label: "unfair", Details: `{"steps":9}`}); err != nil {
 		t.Fatal(err)
 	}
-	write := func(importID int64, g int, rs ...sudokulab.Rating) {
+	write := func(importID int64, g int, rs ...sudokulab.Rating) (kept int) {
 		t.Helper()
 		rows := []db.ImportRow{{Puzzle: fromSolution(t, g), Ratings: rs, Membership: sudokulab.Membership{CollectionID: 0}}}
 		c, err := db.GetCollection(ctx, d, "even")
@@ -1038,10 +1038,13 @@ func suiteImportedRatingsBesideComputed(t *testing.T, d *db.DB) {
 		if err := d.WithTx(ctx, func(tx *sqlx.Tx) error {
 			w := d.ImportWriter(tx)
 			defer w.Close()
-			return w.Write(ctx, rows)
+			err := w.Write(ctx, rows)
+			kept = w.KeptRatings
+			return err
 		}); err != nil {
 			t.Fatal(err)
 		}
+		return kept
 	}
 	imported := func(rater string, v float64, id int64) sudokulab.Rating {
 		return sudokulab.Rating{Rater: rater, RaterVersion: "imported", Value: f(v), ImportID: id}
@@ -1066,8 +1069,8 @@ func suiteImportedRatingsBesideComputed(t *testing.T, d *db.DB) {
 		t.Errorf("after the lab's own value: %s, want %s", got, computed)
 	}
 	// Another value is the file's claim, beside ours; the same claim again
-	// changes nothing (not even its import); another file's value of the
-	// same claim replaces it.
+	// changes nothing (not even its import), nor does another file's value
+	// of the same claim, which the writer counts.
 	write(8, 20, imported("file:human", 5000, 8), imported("se-er", 7.2, 8))
 	want := "file:human=5000///8 " + computed + " se-er=7.2///8"
 	if got := ratings(); got != want {
@@ -1077,14 +1080,16 @@ func suiteImportedRatingsBesideComputed(t *testing.T, d *db.DB) {
 	if got := ratings(); got != want {
 		t.Errorf("after the same claim: %s, want %s", got, want)
 	}
-	write(9, 20, imported("se-er", 7.3, 9))
-	if got, want := ratings(), "file:human=5000///8 "+computed+" se-er=7.3///9"; got != want {
+	if kept := write(9, 20, imported("se-er", 7.3, 9)); kept != 1 {
+		t.Errorf("another value of a claim: %d kept, want 1", kept)
+	}
+	if got := ratings(); got != want {
 		t.Errorf("after another value: %s, want %s", got, want)
 	}
 	// A new puzzle takes the file's ratings as they come.
 	write(9, 21, imported("se-er", 1.5, 9))
-	if n := countOf(t, d, "SELECT COUNT(*) FROM ratings WHERE import_id = 9"); n != 2 {
-		t.Errorf("%d ratings of import 9, want 2", n)
+	if n := countOf(t, d, "SELECT COUNT(*) FROM ratings WHERE import_id = 9"); n != 1 {
+		t.Errorf("%d ratings of import 9, want 1", n)
 	}
 	if got, want := db.FileRater("human", []string{"givens", "human"}), "file:human"; got != want {
 		t.Errorf("FileRater(human) = %q, want %q", got, want)

@@ -57,7 +57,8 @@ file into the same collection again changes nothing.
 What the lab knows already stays: a rating the file gives under the name of
 one of the lab's raters (a rating:human column of sudokulab export) is kept
 as the file's claim, rater file:human, beside the lab's own, and left out when
-it equals it; a frozen collection (sudokulab collections add) gets no puzzle
+it equals it; no rating of the file replaces one the puzzle has under that
+name (the notes count those that differ); a frozen collection (sudokulab collections add) gets no puzzle
 unless --add-to-frozen is given: a puzzle the file puts in one goes to the
 file's own collection instead, with a note. So importing the lab's own export
 changes no rating and no collection.

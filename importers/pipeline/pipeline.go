@@ -1146,6 +1146,11 @@ func (imp *importer) store(ctx context.Context, bs []*batch) error {
 		if err != nil {
 			return l, err
 		}
+		if w.KeptRatings > 0 {
+			n := fmt.Sprintf("%d of the file's ratings differ from those an earlier file gave the same puzzles under the same names: the earlier ones stay", w.KeptRatings)
+			diverted = append(diverted, entry{remark: n})
+			imp.diverted = append(imp.diverted, n)
+		}
 		var notes strings.Builder
 		for _, e := range append(p.notes, diverted...) {
 			line := e.remark

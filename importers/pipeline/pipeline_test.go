@@ -253,3 +253,70 @@ func (c *cancelAfter) Update(_ int64, puzzles int) {
 		c.cancel()
 	}
 }
+
+// TestFailedImportTakesItsRatings: a file whose bad entry fails the import
+// leaves none of its ratings behind, and the lab's own stay as they were.
+func TestFailedImportTakesItsRatings(t *testing.T) {
+	d := openTemp(t)
+	ctx := context.Background()
+	importFile(t, d, fixture("line/top.txt"), pipeline.Options{})
+	var id int64
+	if err := d.QueryRowContext(ctx, "SELECT id FROM puzzles WHERE grid LIKE '1....7.9%'").Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	v := 3456.5
+	if err := db.UpsertRating(ctx, d, sudokulab.Rating{PuzzleID: id, Rater: "human", RaterVersion: "4", Value: &v, Label: "unfair"}); err != nil {
+		t.Fatal(err)
+	}
+	before := count(t, d, "SELECT COUNT(*) FROM ratings")
+	path := filepath.Join(t.TempDir(), "bad.csv")
+	// Enough puzzles that batches are stored before the bad entry (the
+	// easy puzzle with its digits relabelled).
+	var b strings.Builder
+	b.WriteString("puzzle,ER,rating:human\n" +
+		"1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..,9.9,1000\n" + easy + ",1.2,200\n")
+	rng := rand.New(rand.NewPCG(1, 2))
+	seen := map[string]bool{easy: true}
+	for len(seen) < 1200 {
+		perm := rng.Perm(9)
+		g := strings.Map(func(r rune) rune {
+			if r == '.' {
+				return r
+			}
+			return rune('1' + perm[r-'1'])
+		}, easy)
+		if !seen[g] {
+			seen[g] = true
+			b.WriteString(g + ",1.5,300\n")
+		}
+	}
+	b.WriteString("12345,1,1\n")
+	body := b.String()
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pipeline.ImportFile(ctx, d, path, pipeline.Options{}); sudokulab.ErrorCode(err) != sudokulab.EINVALID {
+		t.Fatalf("bad file: %v, want EINVALID", err)
+	}
+	if n := count(t, d, "SELECT COUNT(*) FROM ratings"); n != before {
+		t.Errorf("%d ratings after a failed import, want %d", n, before)
+	}
+	if n := count(t, d, "SELECT COUNT(*) FROM ratings WHERE rater = 'human' AND value = 3456.5 AND import_id IS NULL"); n != 1 {
+		t.Error("the computed human rating changed")
+	}
+	// With --skip-invalid the file's ratings are its claims, beside ours;
+	// the ER top.txt gave the escargot stays.
+	res := importFile(t, d, path, pipeline.Options{SkipInvalid: true})
+	if n := count(t, d, "SELECT COUNT(*) FROM ratings WHERE import_id IS NOT NULL AND rater IN ('file:human', 'se-er') AND value IN (1000, 9.9, 200, 1.2)"); n != 3 {
+		t.Errorf("%d of the file's 3 new ratings of its first two puzzles stored", n)
+	}
+	if n := count(t, d, "SELECT COUNT(*) FROM ratings WHERE rater = 'se-er' AND value = 10.5 AND import_id = 1"); n != 1 {
+		t.Errorf("the escargot's ER from top.txt replaced")
+	}
+	if n, want := count(t, d, "SELECT COUNT(*) FROM ratings WHERE import_id = (SELECT MAX(id) FROM imports)"), 2*(len(seen)+1)-1; n != want { // the escargot and seen, less its ER
+		t.Errorf("%d of the file's ratings stored, want %d", n, want)
+	}
+	if !slices.Contains(res.Notes, "1 of the file's ratings differ from those an earlier file gave the same puzzles under the same names: the earlier ones stay") {
+		t.Errorf("notes %q", res.Notes)
+	}
+}
