@@ -29,6 +29,10 @@ type hostileCase struct {
 	// the message.
 	unreadable bool
 	refusal    string
+	// sqliteOnly cases spoil what PostgreSQL does not let be stored;
+	// postgres is the change on a PostgreSQL source where it differs.
+	sqliteOnly bool
+	postgres   []string
 }
 
 // hostileCases spoils the lab of the merge tests (with its runs) in each
@@ -96,9 +100,10 @@ func hostileCases(t *testing.T) []hostileCase {
 			absent: `SELECT COUNT(*) FROM ratings WHERE options = '{not json'`,
 		},
 		{
-			name:   "20 MB label",
-			change: []string{`UPDATE collection_puzzles SET label = hex(zeroblob(10000000)) WHERE puzzle_id = 5`},
-			table:  "collection_puzzles", row: "collection 1, puzzle 5", reason: "label is 20000000 bytes long, more than 65536",
+			name:     "20 MB label",
+			change:   []string{`UPDATE collection_puzzles SET label = hex(zeroblob(10000000)) WHERE puzzle_id = 5`},
+			postgres: []string{`UPDATE collection_puzzles SET label = repeat('0', 20000000) WHERE puzzle_id = 5`},
+			table:    "collection_puzzles", row: "collection 1, puzzle 5", reason: "label is 20000000 bytes long, more than 65536",
 			kind:   db.MergeMemberships,
 			absent: `SELECT COUNT(*) FROM collection_puzzles WHERE length(label) > 1000`,
 		},
@@ -108,7 +113,7 @@ func hostileCases(t *testing.T) []hostileCase {
 			name: "CHECK-violating run status",
 			change: []string{`PRAGMA ignore_check_constraints = ON`,
 				`UPDATE runs SET status = 'finished' WHERE id = (SELECT MAX(id) FROM runs WHERE status <> 'solved')`},
-			table: "runs", row: "", reason: `status "finished"`,
+			table: "runs", row: "", reason: `status "finished"`, sqliteOnly: true,
 			kind:   db.MergeRuns,
 			absent: `SELECT COUNT(*) FROM runs WHERE status = 'finished'`,
 		},
@@ -116,8 +121,8 @@ func hostileCases(t *testing.T) []hostileCase {
 			name:   "text in an integer column",
 			change: []string{`UPDATE runs SET seed = 'abc' WHERE id = 2`},
 			table:  "runs", row: "2", reason: `seed holds text "abc", not INTEGER`,
-			unreadable: true,
-			refusal:    "the source holds values of the wrong type, which cannot be read, so nothing was merged: ",
+			unreadable: true, sqliteOnly: true,
+			refusal: "the source holds values of the wrong type, which cannot be read, so nothing was merged: ",
 		},
 	}
 }
@@ -214,4 +219,41 @@ func TestMergeRefusesInvalidSource(t *testing.T) {
 			})
 		}
 	})
+}
+
+// TestMergeRefusesInvalidPostgresSource spoils a PostgreSQL copy of the
+// lab in each way PostgreSQL lets be stored, and merges it into a SQLite
+// file: refused, and nothing written.
+func TestMergeRefusesInvalidPostgresSource(t *testing.T) {
+	ctx := context.Background()
+	base := newMergeLab(t)
+	base.execute(t, base.plan(1))
+	for _, tc := range hostileCases(t) {
+		if tc.sqliteOnly {
+			continue // PostgreSQL's constraints and types refuse the change itself
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			src := openPostgres(t)
+			mergeFiles(t, src, base.path)
+			change := tc.change
+			if tc.postgres != nil {
+				change = tc.postgres
+			}
+			for _, q := range change {
+				if _, err := src.ExecContext(ctx, q); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+			dst := openTemp(t)
+			before := tableCounts(t, dst)
+			_, err := db.Merge(ctx, dst, src, db.MergeOptions{Solvers: solvers.Default()})
+			wantCode(t, err, sudokulab.EINVALID)
+			if want := tc.table + " " + tc.row; !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), tc.reason) {
+				t.Errorf("refusal %q: want it to name %q and %q", err, want, tc.reason)
+			}
+			if got := tableCounts(t, dst); fmt.Sprint(got) != fmt.Sprint(before) {
+				t.Errorf("the refused merge wrote: row counts %v, before %v", got, before)
+			}
+		})
+	}
 }
