@@ -311,3 +311,48 @@ func (d *DB) RunUnits(ctx context.Context, cond string, args ...any) (units []Co
 	}
 	return units, allCPU, nil
 }
+
+// CollectionPuzzles is a collection with its size and those of its
+// puzzles that some set holds.
+type CollectionPuzzles struct {
+	Name string
+	// Size is the number of puzzles in the collection; Puzzles those of
+	// them that are in the set asked about.
+	Size    int
+	Puzzles []int64
+}
+
+// ExperimentCollections returns the collections that hold puzzles the
+// runs of the named experiment were on, by name, each with its size and
+// those puzzles, so that a report can name a whole collection where the
+// runs cover one (run --collection) instead of listing puzzle ids. It
+// reads through ReadQuery: it changes nothing.
+func (d *DB) ExperimentCollections(ctx context.Context, experiment string) ([]CollectionPuzzles, error) {
+	t, err := d.ReadQuery(ctx, `
+		WITH sizes AS (SELECT collection_id, COUNT(*) AS n FROM collection_puzzles GROUP BY collection_id),
+		ran AS (
+		  SELECT DISTINCT r.puzzle_id
+		  FROM experiment_runs er
+		  JOIN experiments e ON e.id = er.experiment_id
+		  JOIN runs r ON r.id = er.run_id
+		  WHERE e.name = ?)
+		SELECT c.name, s.n, cp.puzzle_id
+		FROM collections c
+		JOIN sizes s ON s.collection_id = c.id
+		JOIN collection_puzzles cp ON cp.collection_id = c.id
+		JOIN ran ON ran.puzzle_id = cp.puzzle_id
+		ORDER BY c.name, cp.puzzle_id`, experiment)
+	if err != nil {
+		return nil, err
+	}
+	var out []CollectionPuzzles
+	for _, row := range t.Rows {
+		name := fmt.Sprint(row[0])
+		if len(out) == 0 || out[len(out)-1].Name != name {
+			out = append(out, CollectionPuzzles{Name: name, Size: int(Number(row[1]))})
+		}
+		c := &out[len(out)-1]
+		c.Puzzles = append(c.Puzzles, int64(Number(row[2])))
+	}
+	return out, nil
+}

@@ -86,6 +86,7 @@ type run struct {
 	// wall, as the report's TimeUnit; NaN when not recorded).
 	effort, wall, cpu float64
 	unit              string
+	codeVersion       string
 }
 
 func (r run) analysed() bool {
@@ -100,6 +101,7 @@ type builder struct {
 	rng  *rand.Rand
 	rep  *Report
 	runs []run // analysed runs, by configuration (byte order), puzzle, seed and budget
+	all  []run // every run, canceled and failed ones too, in the same order
 	// useCPU is true when every analysed run has its CPU time.
 	useCPU bool
 }
@@ -157,7 +159,7 @@ func (b *builder) experiment() error {
 func (b *builder) loadRuns() error {
 	t, err := b.query("runs", `
 		SELECT r.config, r.solver, r.puzzle_id, r.status, r.solved, r.effort, r.effort_unit, r.wall_seconds, r.cpu_seconds, r.id,
-		       r.seed, r.max_evaluations, r.max_generations, r.timeout_ms
+		       r.seed, r.max_evaluations, r.max_generations, r.timeout_ms, r.code_version
 		FROM run_results r
 		WHERE `+inExperiment, b.o.Experiment)
 	if err != nil {
@@ -172,8 +174,9 @@ func (b *builder) loadRuns() error {
 	for _, row := range t.Rows {
 		r := run{config: str(row[0]), solver: str(row[1]), puzzle: toInt(row[2]), status: str(row[3]),
 			solved: toInt(row[4]) == 1, effort: db.Number(row[5]), unit: str(row[6]), wall: db.Number(row[7]), cpu: db.Number(row[8]), id: toInt(row[9]),
-			key: [4]int64{toInt(row[10]), toInt(row[11]), toInt(row[12]), toInt(row[13])}}
+			key: [4]int64{toInt(row[10]), toInt(row[11]), toInt(row[12]), toInt(row[13])}, codeVersion: str(row[14])}
 		s.Runs++
+		b.all = append(b.all, r)
 		configs[r.config], puzzles[r.puzzle] = true, true
 		switch r.status {
 		case "canceled":
@@ -197,17 +200,16 @@ func (b *builder) loadRuns() error {
 	// The bootstrap draws in this order, and sums in it: sorted here by
 	// the runs' identity, not in SQL by id, so that a lab merged into
 	// another (other ids, another collation) gives the same report.
-	slices.SortFunc(b.runs, func(x, y run) int {
+	byIdentity := func(x, y run) int {
 		return cmp.Or(strings.Compare(x.config, y.config), cmp.Compare(x.puzzle, y.puzzle),
 			slices.Compare(x.key[:], y.key[:]), cmp.Compare(x.id, y.id))
-	})
+	}
+	slices.SortFunc(b.runs, byIdentity)
+	slices.SortFunc(b.all, byIdentity)
 	if s.Analysed == 0 {
 		return sudokulab.Errorf(sudokulab.ENOTFOUND, "report: experiment %q has no finished runs (%d canceled, %d errors)", b.o.Experiment, s.Canceled, s.Errors)
 	}
-	b.rep.TimeUnit = "wall-clock seconds"
-	if b.useCPU {
-		b.rep.TimeUnit = "CPU seconds"
-	}
+	b.rep.TimeUnit = map[compare.Measure]string{compare.CPU: "CPU seconds", compare.Seconds: "wall-clock seconds"}[compare.TimeMeasure(b.useCPU)]
 	units := map[string]bool{}
 	for _, r := range b.runs {
 		units[r.unit] = true
@@ -479,8 +481,9 @@ func (b *builder) comparisons() error {
 // report's time unit.
 func (b *builder) pair(a, bName string, ra, rb []run) Pair {
 	p := Pair{A: a, B: bName}
-	unit := ra[0].unit
-	useEffort := ra[0].unit == rb[0].unit
+	// As compare decides: efforts in one unit, else times.
+	unit, mixed := compare.EffortUnit([]compare.ConfigUnit{{Config: a, Unit: ra[0].unit}, {Config: bName, Unit: rb[0].unit}})
+	useEffort := mixed == nil
 	for _, r := range append(slices.Clone(ra), rb...) {
 		if math.IsNaN(r.effort) {
 			useEffort = false
@@ -489,16 +492,14 @@ func (b *builder) pair(a, bName string, ra, rb []run) Pair {
 	measure := compare.Evaluations
 	switch {
 	case useEffort:
-	case ra[0].unit != rb[0].unit:
-		p.Note = fmt.Sprintf("%s counts %s and %s %s, which do not compare: times in %s.", a, ra[0].unit, bName, rb[0].unit, b.rep.TimeUnit)
+	case mixed != nil:
+		p.Note = fmt.Sprintf("%s: times in %s.", mixed, b.rep.TimeUnit)
 	default:
 		p.Note = fmt.Sprintf("Some runs have no effort recorded: times in %s.", b.rep.TimeUnit)
 	}
 	if !useEffort {
-		measure, unit = compare.Seconds, "seconds"
-		if b.useCPU {
-			measure, unit = compare.CPU, "cpu seconds"
-		}
+		measure = compare.TimeMeasure(b.useCPU)
+		unit = compare.UnitOf(measure)
 	}
 	var runs []compare.Run
 	for side, rs := range [][]run{ra, rb} {
@@ -526,6 +527,11 @@ func (b *builder) settings() error {
 		return err
 	}
 	slices.SortFunc(t.Rows, func(x, y []any) int { return strings.Compare(str(x[0]), str(y[0])) })
+	collections, err := b.d.ExperimentCollections(b.ctx, b.o.Experiment)
+	if err != nil {
+		return fmt.Errorf("report: collections: %w", err)
+	}
+	names, runsOf := byConfig(b.all)
 	for _, row := range t.Rows {
 		c := Config{Name: str(row[0]), Solver: str(row[1]), Description: str(row[3]), Preset: toInt(row[4]) == 1}
 		var info *sudokulab.SolverInfo
@@ -542,6 +548,9 @@ func (b *builder) settings() error {
 			return fmt.Errorf("report: configuration %s: %w", c.Name, err)
 		}
 		c.Params = params
+		if i := slices.Index(names, c.Name); i >= 0 {
+			c.Plan = plan(b.o.Experiment, c.Name, runsOf[i], collections)
+		}
 		b.rep.Settings = append(b.rep.Settings, c)
 	}
 	return nil

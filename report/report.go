@@ -170,6 +170,8 @@ type Config struct {
 	// evaluation. Empty when this sudokulab does not know the solver.
 	Summary, Paper, Counting string
 	Params                   []Param
+	// Plan says how its runs in the experiment were made.
+	Plan Plan
 }
 
 // Param is one parameter of a configuration.

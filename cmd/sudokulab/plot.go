@@ -45,8 +45,12 @@ type plotOptions struct {
 	// configurations' efforts do not compare is then refused, not
 	// replaced by time (see budgetAxis).
 	axisAsked bool
-	// axisNote says why the axis is not the one asked for (budgetAxis).
-	axisNote string
+	// axisNote says why the axis is not the one asked for (budgetAxis);
+	// axis is the budget axis drawn, and budgetsDrawn the budgets marked
+	// on it, for a caption (report).
+	axisNote     string
+	axis         string
+	budgetsDrawn []float64
 
 	// warn receives notes on runs left out; nil discards them.
 	warn io.Writer
@@ -296,7 +300,8 @@ func (o *plotOptions) plotOpts() plots.Options {
 // them (CPU seconds when recorded for every run, as compare.TimeMeasure
 // says; wall-clock seconds for trajectories) and says so in axisNote and
 // on the warning writer.
-func (o *plotOptions) budgetAxis(ctx context.Context, d *db.DB, x string, trajectories bool) (string, error) {
+func (o *plotOptions) budgetAxis(ctx context.Context, d *db.DB, x string, trajectories bool) (axis string, err error) {
+	defer func() { o.axis = axis }()
 	if x != "evaluations" && x != "effort" {
 		return x, nil
 	}
@@ -334,7 +339,7 @@ func (o *plotOptions) budgetAxis(ctx context.Context, d *db.DB, x string, trajec
 	if o.axisAsked {
 		return "", sudokulab.Errorf(sudokulab.EINVALID, "plot --x %s: %s: use %s", x, why, strings.Join(alternatives, " or "))
 	}
-	axis := map[compare.Measure]string{compare.CPU: "cpu", compare.Seconds: "seconds"}[time]
+	axis = map[compare.Measure]string{compare.CPU: "cpu", compare.Seconds: "seconds"}[time]
 	o.axisNote = fmt.Sprintf("on %s: %s", axisLabel(axis, ""), why)
 	if o.warn != nil {
 		fmt.Fprintf(o.warn, "plot: %s: drawn on %s instead of %s\n", why, axisLabel(axis, ""), x)
@@ -600,6 +605,7 @@ func (o *plotOptions) convergence(ctx context.Context, d *db.DB) (*plots.Figure,
 	if err != nil {
 		return nil, err
 	}
+	o.budgetsDrawn = budgets
 	q := o.quantiles
 	if len(q) != 2 {
 		q = []float64{0.25, 0.75}
@@ -690,6 +696,7 @@ func (o *plotOptions) ecdf(ctx context.Context, d *db.DB) (*plots.Figure, error)
 	if err != nil {
 		return nil, err
 	}
+	o.budgetsDrawn = budgets
 	return plots.ECDF(plots.ECDFData{Series: rts, XLabel: axisLabel(x, units[0]), Budgets: budgets, Used: used}, o.plotOpts())
 }
 

@@ -8,6 +8,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -112,41 +114,40 @@ func runReport(ctx context.Context, cmd *cobra.Command, o *reportOptions) error 
 	return nil
 }
 
-// reportFigure is one picture of the report: the plot kind and the flags
-// that differ from plot's defaults.
+// reportFigure is one picture of the report: the plot kind, the flags
+// that differ from plot's defaults, and its caption, written after the
+// picture is drawn so that it says what the picture shows (its axis, its
+// budget line).
 type reportFigure struct {
-	kind, title, caption string
-	set                  func(p *plotOptions)
+	kind, title string
+	set         func(p *plotOptions)
+	caption     func(p *plotOptions) string
 }
 
 // reportFigures draws the pictures of the experiment's runs with plot's
-// own code (plotFigure). A picture that cannot be drawn (no trajectory
-// points, say) says why on the page instead.
+// own code (plotFigure), whose axes are chosen as plot chooses them
+// without --x: in the solvers' effort when they count it in one unit,
+// else in time, as compare decides. A picture that cannot be drawn (no
+// trajectory points, say) says why on the page instead.
 func reportFigures(ctx context.Context, d *db.DB, o *reportOptions, rep *report.Report) []report.Figure {
-	// The ECDF's axis: the effort when every configuration counts in one
-	// unit, else the time (CPU when recorded for every run).
-	ecdfX, ecdfWhat := "effort", "effort ("+rep.Unit+")"
-	if rep.Unit == "" {
-		ecdfX, ecdfWhat = "seconds", "wall-clock seconds, since the solvers count their effort in different units"
-		if rep.TimeUnit == "CPU seconds" {
-			ecdfX, ecdfWhat = "cpu", "CPU seconds, since the solvers count their effort in different units"
-		}
-	}
-	// ERT against the target: in evaluations, unless a solver counts
-	// something else (the exact solver's nodes), then in seconds.
-	ertX, ertWhat := "evaluations", "in evaluations"
-	if rep.Unit != "evaluations" {
-		ertX, ertWhat = "seconds", "in wall-clock seconds (the solvers count their effort in different units)"
-	}
 	top := fmt.Sprintf("With more than %d configurations, the %d best by success rate are drawn, as the picture says.", plots.MaxSeries, plots.MaxSeries)
 	figs := []reportFigure{
-		{plotSuccess, "Success rates", "Success rate of each configuration per difficulty label of the human rater (or per collection when the puzzles have no human rating), with " +
-			report.Num(100*o.level) + " % Wilson intervals and solved/runs above each bar. " + top, nil},
-		{plotECDF, "Runtime distribution (ECDF)", "Fraction of each configuration's runs solved within each budget of " + ecdfWhat +
-			", with a bootstrap confidence band; the dashed line marks the budget. " + top, func(p *plotOptions) { p.ecdfX = ecdfX }},
-		{plotConvergence, "Convergence", "Median best cost against generations, with the band between the quartiles, from the stored trajectory points; one panel per puzzle for 2 to 16 puzzles. " + top, nil},
-		{plotERT, "ERT against the target cost", "Expected running time, " + ertWhat + ", to reach each target cost (as IOHanalyzer draws it), from the stored trajectory points. " + top,
-			func(p *plotOptions) { p.ertX = ertX }},
+		{plotSuccess, "Success rates", nil, func(p *plotOptions) string {
+			return "Success rate of each configuration per difficulty label of the human rater (or per collection when the puzzles have no human rating), with " +
+				report.Num(100*o.level) + " % Wilson intervals and solved/runs above each bar. " + top
+		}},
+		{plotECDF, "Runtime distribution (ECDF)", func(p *plotOptions) { p.ecdfX = "effort" }, func(p *plotOptions) string {
+			return "Fraction of each configuration's runs solved within each budget of " + axisLabel(p.axis, rep.Unit) + axisWhy(p) +
+				", with a bootstrap confidence band" + budgetCaption(p) + ". " + top
+		}},
+		{plotConvergence, "Convergence", nil, func(p *plotOptions) string {
+			return "Median best cost against " + axisLabel(p.axis, "") + ", with the band between the quartiles, from the stored trajectory points; one panel per puzzle for 2 to 16 puzzles" +
+				budgetCaption(p) + ". " + top
+		}},
+		{plotERT, "ERT against the target cost", nil, func(p *plotOptions) string {
+			return "Expected running time in " + axisLabel(p.axis, "") + axisWhy(p) +
+				" to reach each target cost (as IOHanalyzer draws it), from the stored trajectory points. " + top
+		}},
 	}
 	var out []report.Figure
 	for _, f := range figs {
@@ -160,15 +161,57 @@ func reportFigures(ctx context.Context, d *db.DB, o *reportOptions, rep *report.
 		if f.set != nil {
 			f.set(p)
 		}
-		fig := report.Figure{ID: "figure-" + f.kind, Title: f.title, Caption: f.caption}
+		fig := report.Figure{ID: "figure-" + f.kind, Title: f.title}
 		if svg, err := reportSVG(ctx, d, f.kind, p); err != nil {
 			fig.Err = err.Error()
 		} else {
 			fig.SVG = svg
+			fig.Caption = f.caption(p)
 		}
 		out = append(out, fig)
 	}
 	return out
+}
+
+// axisWhy says why a picture's axis is time, when the efforts do not
+// compare.
+func axisWhy(p *plotOptions) string {
+	if p.axisNote == "" {
+		return ""
+	}
+	_, why, _ := strings.Cut(p.axisNote, ": ")
+	return " (" + why + ")"
+}
+
+// budgetCaption describes the dashed budget line(s) a picture has: all
+// the budgets when there are at most three, else the largest (as plots
+// draws them); nothing when the runs had no limit on its axis.
+func budgetCaption(p *plotOptions) string {
+	bs := slices.Clone(p.budgetsDrawn)
+	if len(bs) == 0 {
+		return ""
+	}
+	slices.Sort(bs)
+	bs = slices.Compact(bs)
+	unit := axisLabel(p.axis, "")
+	switch p.axis {
+	case "seconds", "cpu":
+		unit = "s of wall-clock time (the runs' time limit)"
+	case "effort":
+		unit = "evaluations"
+	}
+	if len(bs) > 3 {
+		return fmt.Sprintf("; the dashed line marks the largest of the runs' %d budgets, %s %s", len(bs), plots.FormatNumber(bs[len(bs)-1]), unit)
+	}
+	vs := make([]string, len(bs))
+	for i, b := range bs {
+		vs[i] = plots.FormatNumber(b)
+	}
+	what := "line marks the runs' budget"
+	if len(bs) > 1 {
+		what = "lines mark the runs' budgets"
+	}
+	return fmt.Sprintf("; the dashed %s, %s %s", what, strings.Join(vs, ", "), unit)
 }
 
 // reportSVG draws one picture as an inline SVG element.

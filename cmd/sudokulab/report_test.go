@@ -24,6 +24,7 @@ import (
 
 	"sudokulab/internal/pgtest"
 	"sudokulab/migrations"
+	"sudokulab/runner"
 )
 
 // envChromium switches the browser test off when set to "skip".
@@ -162,10 +163,27 @@ func TestReportFreshExperiment(t *testing.T) {
 		"exact counts nodes and " + a + " evaluations, which do not compare: times in CPU seconds.",
 		"time in CPU seconds", "<th scope=\"col\">effort unit</th>",
 		`<h2>Per puzzle</h2>`, "(9x9, ",
-		"Runtime distribution (ECDF)", "CPU seconds, since the solvers count their effort in different units",
+		"Runtime distribution (ECDF)",
+		// The pictures' axes as plot and compare decide, and captions
+		// that say what the pictures show: no budget line on an axis of
+		// time when the runs had no time limit.
+		"within each budget of CPU seconds (exact counts nodes and " + a + " evaluations, which do not compare), with a bootstrap confidence band. ",
+		"Median best cost against generations, with the band between the quartiles, from the stored trajectory points; one panel per puzzle for 2 to 16 puzzles; the dashed line marks the runs&#39; budget, 200 generations.",
+		"Expected running time in wall-clock seconds (exact counts nodes and " + a + " evaluations, which do not compare)",
+		// Per configuration: its runs, budget and stopping rule, seeds,
+		// the command that makes its runs and the code version.
+		"<dt>Runs</dt><dd>12 on 4 puzzles with 3 seeds: 1-3</dd>",
+		"<dt>Stopping rule</dt><dd>A run stops at its first solution (best cost 0), or when it has spent 200 generations.</dd>",
+		"<dt>Stopping rule</dt><dd>A run stops only at its first solution (best cost 0): no budget was set.</dd>",
+		`<code class="command">sudokulab run --experiment fresh --config exact --collection reseda-2012 --runs 2</code>`,
+		`<code class="command">sudokulab run --experiment fresh --config ` + a + ` --collection reseda-2012 --runs 3 --max-generations 200</code>`,
+		"<dt>Code version</dt><dd><code>" + strings.ReplaceAll(runner.CodeVersion(), "+", "&#43;") + "</code> (12 runs)</dd>",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
+			if i := strings.Index(page, want[:min(len(want), 20)]); i >= 0 {
+				t.Logf("it has %q", page[i:min(len(page), i+300)])
+			}
 		}
 	}
 	if strings.Contains(page, "not drawn") {
