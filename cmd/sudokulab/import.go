@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -29,6 +30,7 @@ type importOptions struct {
 	addToFrozen                bool
 	jobs                       int
 	countTimeout               time.Duration
+	pipeLimitMiB               int64
 }
 
 func newImportCmd(opts *options) *cobra.Command {
@@ -67,7 +69,11 @@ The puzzles are written in short transactions, so other processes can
 write to the database meanwhile, and they appear to readers all at once when
 the file is done. Ctrl-C (or a crash) keeps what was stored, hidden; the same
 command again resumes after it without checking those puzzles again. A file
-another process is importing into the collection is a conflict (exit 4).`,
+another process is importing into the collection is a conflict (exit 4).
+
+A FILE that is not a regular file (a pipe, <(...), a device) is read once
+into a temporary file in $TMPDIR, at most --pipe-limit MiB (2048 by default;
+more is an error), and the temporary file is gone however the import ends.`,
 		Example: `  sudokulab import puzzles.sdm
   sudokulab import top1465.txt --collection top1465 --require-unique
   sudokulab import hardest.csv --skip-invalid
@@ -90,6 +96,8 @@ another process is importing into the collection is a conflict (exit 4).`,
 	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "goroutines counting solutions")
 	f.DurationVar(&o.countTimeout, "count-timeout", pipeline.DefaultCountTimeout,
 		"time to count one puzzle's solutions before its count is stored as undetermined (0: the default, negative: no limit)")
+	f.Int64Var(&o.pipeLimitMiB, "pipe-limit", pipeline.DefaultSpoolLimit>>20,
+		"most MiB read from a pipe or device, which is kept in a temporary file in $TMPDIR while it is imported (negative: no limit)")
 	return cmd
 }
 
@@ -109,7 +117,14 @@ func runImport(ctx context.Context, cmd *cobra.Command, o *importOptions, files 
 		RequireUnique: o.requireUnique,
 		Workers:       o.jobs,
 		CountTimeout:  o.countTimeout,
+		SpoolLimit:    o.pipeLimitMiB << 20,
 		Progress:      newImportProgress(cmd.ErrOrStderr()),
+	}
+	switch {
+	case o.pipeLimitMiB == 0:
+		return sudokulab.Errorf(sudokulab.EINVALID, "--pipe-limit 0: want a number of MiB (negative: no limit)")
+	case o.pipeLimitMiB > math.MaxInt64>>20:
+		popts.SpoolLimit = -1
 	}
 	if o.jobs < 1 {
 		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)

@@ -60,3 +60,19 @@ func TestFilesFromPipes(t *testing.T) {
 		t.Errorf("imports of a pipe and of the file:\n%s", out)
 	}
 }
+
+// TestImportPipeLimit imports /dev/zero, which never ends: import stops at
+// --pipe-limit with exit 2 and a message naming the limit, and leaves no
+// temporary file behind.
+func TestImportPipeLimit(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	lab := initDB(t, filepath.Join(t.TempDir(), "lab.db"))
+	_, errOut, code := run(t, "--db", lab, "import", "--pipe-limit", "2", "/dev/zero")
+	if code != exitInvalid || !strings.Contains(errOut, "import /dev/zero: more than 2 MiB read from a pipe or device") {
+		t.Errorf("import /dev/zero: exit %d: %s", code, errOut)
+	}
+	if ents, err := os.ReadDir(tmp); err != nil || len(ents) > 0 {
+		t.Errorf("left in TMPDIR: %v (%v)", ents, err)
+	}
+}

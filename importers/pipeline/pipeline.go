@@ -32,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -94,6 +95,11 @@ type Options struct {
 	// Workers is the number of goroutines solving puzzles; 0 means
 	// GOMAXPROCS.
 	Workers int
+	// SpoolLimit bounds what is read from a file that is not a regular
+	// file (a pipe, a FIFO, a device), which is kept in a temporary file
+	// while it is imported: 0 means DefaultSpoolLimit, a negative value
+	// no limit. A larger input is an EINVALID error.
+	SpoolLimit int64
 	// Slot, when not nil, is the file's place in a Sequence of files
 	// imported at once.
 	Slot *Slot
@@ -215,12 +221,11 @@ func ImportFile(ctx context.Context, d *db.DB, path string, o Options) (*Result,
 		// A pipe, a FIFO or a process substitution: read once, so it is
 		// kept in a temporary file, which the checksum and the decoding
 		// read; the import names path all the same.
-		spool, err := spoolFile(f)
+		spool, closeSpool, err := spoolFile(ctx, f, o.SpoolLimit)
 		if err != nil {
-			return nil, sudokulab.WrapError(sudokulab.EINVALID, err, "import %s", path)
+			return nil, fmt.Errorf("import %s: %w", path, err)
 		}
-		defer os.Remove(spool.Name())
-		defer spool.Close()
+		defer closeSpool()
 		f = spool
 		if st, err = f.Stat(); err != nil {
 			return nil, sudokulab.WrapError(sudokulab.EINVALID, err, "import %s", path)
@@ -288,24 +293,76 @@ func ImportFile(ctx context.Context, d *db.DB, path string, o Options) (*Result,
 	return res, err
 }
 
-// spoolFile copies what r holds into a new temporary file, positioned at
-// its start.
-func spoolFile(r io.Reader) (*os.File, error) {
+// DefaultSpoolLimit is Options.SpoolLimit when it is 0: 2 GiB, more than
+// the largest puzzle collections published (some 1.5 GB as CSV), less
+// than a full disk.
+const DefaultSpoolLimit = 2 << 30
+
+// spoolFile copies what f holds, at most limit bytes (see
+// Options.SpoolLimit), into a new temporary file in os.TempDir() and
+// returns it positioned at its start, with the function that closes it.
+// The file's name is removed at once (where the system allows it), so that
+// nothing is left behind however the process ends, even by SIGKILL;
+// otherwise closing removes it. Cancelling ctx stops the copy, and a read
+// that waits on a pipe, with ctx's error.
+func spoolFile(ctx context.Context, f *os.File, limit int64) (_ *os.File, closeSpool func(), err error) {
+	switch {
+	case limit == 0:
+		limit = DefaultSpoolLimit
+	case limit < 0:
+		limit = math.MaxInt64
+	}
 	t, err := os.CreateTemp("", "sudokulab-import-*")
 	if err != nil {
-		return nil, err
+		return nil, nil, spoolError(err, os.TempDir())
 	}
-	if _, err := io.Copy(t, r); err != nil {
-		t.Close()
-		os.Remove(t.Name())
-		return nil, err
+	cleanup := func() { t.Close() }
+	if os.Remove(t.Name()) != nil {
+		cleanup = func() { t.Close(); os.Remove(t.Name()) }
+	}
+	defer func() {
+		if err != nil {
+			cleanup()
+		}
+	}()
+	// A read waiting on a pipe ends when ctx does; a device that cannot
+	// wait (such as /dev/zero) is stopped between reads.
+	stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) })
+	defer stop()
+	buf := make([]byte, 1<<20)
+	var n int64
+	for {
+		if ctx.Err() != nil {
+			return nil, nil, context.Cause(ctx)
+		}
+		k, rerr := f.Read(buf)
+		if n+int64(k) > limit {
+			return nil, nil, sudokulab.Errorf(sudokulab.EINVALID,
+				"more than %d MiB read from a pipe or device (the limit of what is kept in a temporary file while it is imported; --pipe-limit sets it)", limit>>20)
+		}
+		if _, err := t.Write(buf[:k]); err != nil {
+			return nil, nil, spoolError(err, t.Name())
+		}
+		n += int64(k)
+		if errors.Is(rerr, io.EOF) {
+			break
+		}
+		if rerr != nil {
+			if ctx.Err() != nil {
+				return nil, nil, context.Cause(ctx)
+			}
+			return nil, nil, sudokulab.WrapError(sudokulab.EINVALID, rerr, "read")
+		}
 	}
 	if _, err := t.Seek(0, io.SeekStart); err != nil {
-		t.Close()
-		os.Remove(t.Name())
-		return nil, err
+		return nil, nil, spoolError(err, t.Name())
 	}
-	return t, nil
+	return t, cleanup, nil
+}
+
+// spoolError wraps a failure to write the temporary file at path.
+func spoolError(err error, path string) error {
+	return fmt.Errorf("keep the input in a temporary file %s (set TMPDIR to a folder with more room): %w", path, err)
 }
 
 // ownName checks that the collection id, named after the file being
