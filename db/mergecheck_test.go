@@ -77,6 +77,20 @@ func hostileCases(t *testing.T) []hostileCase {
 			absent: fmt.Sprintf(`SELECT COUNT(*) FROM puzzles WHERE grid = '%s'`, twice),
 		},
 		{
+			name:   "grid not in canonical form",
+			change: []string{`UPDATE puzzles SET grid = replace(grid, '.', '0') WHERE id = 1`},
+			table:  "puzzles", row: "1", reason: "is not in canonical form",
+			kind:   db.MergePuzzles,
+			absent: `SELECT COUNT(*) FROM puzzles WHERE grid LIKE '%0%'`,
+		},
+		{
+			name:   "givens that are not the grid's",
+			change: []string{`UPDATE puzzles SET givens = 3 WHERE id = 2`},
+			table:  "puzzles", row: "2", reason: "givens 3, but the grid has",
+			kind:   db.MergePuzzles,
+			absent: `SELECT COUNT(*) FROM puzzles WHERE givens = 3`,
+		},
+		{
 			name: "solved run whose final grid is no solution",
 			change: []string{`UPDATE runs SET final_grid = (SELECT grid FROM puzzles p WHERE p.id = runs.puzzle_id)
 				WHERE id = (SELECT MIN(id) FROM runs WHERE status = 'solved')`},
@@ -164,6 +178,7 @@ func TestMergeRefusesInvalidSource(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b backend) {
 		for i, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
+				t.Parallel()
 				src := mergeOpenRead(t, sources[i])
 				opts := db.MergeOptions{Solvers: solvers.Default()}
 				dst := b.open(t)
