@@ -11,6 +11,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -94,6 +95,9 @@ func Enqueue(ctx context.Context, d *DB, spec PlanSpec, progress func(EnqueueRes
 	if spec.Shards < 0 || spec.Shard < 0 || spec.Shard > spec.Shards || (spec.Shards > 0) != (spec.Shard > 0) {
 		return res, sudokulab.Errorf(sudokulab.EINVALID, "shard %d/%d: want K/N with 1 <= K <= N", spec.Shard, spec.Shards)
 	}
+	if err := spec.checkSeeds(); err != nil {
+		return res, err
+	}
 	if spec.Shards == 0 {
 		spec.Shard, spec.Shards = 1, 1
 	}
@@ -157,6 +161,15 @@ func Enqueue(ctx context.Context, d *DB, spec PlanSpec, progress func(EnqueueRes
 	return res, nil
 }
 
+// checkSeeds refuses a run of seeds that passes the largest 64-bit
+// integer, which would wrap around to negative seeds.
+func (spec PlanSpec) checkSeeds() error {
+	if spec.Seeds == nil && spec.SeedCount > 0 && spec.FirstSeed > math.MaxInt64-(spec.SeedCount-1) {
+		return sudokulab.Errorf(sudokulab.EINVALID, "%d seeds from %d: the last would pass the largest seed, %d", spec.SeedCount, spec.FirstSeed, int64(math.MaxInt64))
+	}
+	return nil
+}
+
 // planPuzzles returns the ids of the next puzzles of the plan after the
 // id after, at most n, evaluating the user's predicate read-only.
 func planPuzzles(ctx context.Context, d *DB, spec PlanSpec, after int64, n int) ([]int64, error) {
@@ -216,6 +229,9 @@ func planPuzzles(ctx context.Context, d *DB, spec PlanSpec, after int64, n int) 
 // the number of shards, an estimate good enough for a progress report.
 // The predicate is evaluated read-only.
 func PlanDone(ctx context.Context, d *DB, spec PlanSpec) (int64, error) {
+	if err := spec.checkSeeds(); err != nil {
+		return 0, err
+	}
 	if err := checkPredicate(spec.Where); err != nil {
 		return 0, err
 	}

@@ -7,6 +7,7 @@ package db_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -542,5 +543,30 @@ func TestEnqueueOutlivesCut(t *testing.T) {
 	})
 	if err != nil || res.Added != 10 {
 		t.Fatalf("Enqueue across the cut: %+v, %v; want 10 runs added", res, err)
+	}
+}
+
+// TestEnqueueSeedsPastTheLargest asks for seeds that would wrap around to
+// negative ones: Enqueue and PlanDone refuse them, and the last seed that
+// fits is taken.
+func TestEnqueueSeedsPastTheLargest(t *testing.T) {
+	ctx := context.Background()
+	d := openTemp(t)
+	genPuzzles(t, d, 1)
+	exp, err := db.EnsureExperiment(ctx, d, "seeds", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := db.PlanSpec{ExperimentID: exp, ConfigIDs: configs(t, d, 1), FirstSeed: math.MaxInt64, SeedCount: 3}
+	_, err = db.Enqueue(ctx, d, spec, nil)
+	wantCode(t, err, sudokulab.EINVALID)
+	_, err = db.PlanDone(ctx, d, spec)
+	wantCode(t, err, sudokulab.EINVALID)
+	spec.FirstSeed = math.MaxInt64 - 2
+	if res, err := db.Enqueue(ctx, d, spec, nil); err != nil || res.Added != 3 {
+		t.Fatalf("the last three seeds: %+v, %v", res, err)
+	}
+	if n := countOf(t, d, `SELECT COUNT(*) FROM work WHERE seed < 0`); n != 0 {
+		t.Errorf("%d negative seeds queued", n)
 	}
 }

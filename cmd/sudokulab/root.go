@@ -150,7 +150,10 @@ The schema is documented in docs/schema.md.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			return checkOutputFlags(cmd, opts)
+			if err := checkOutputFlags(cmd, opts); err != nil {
+				return err
+			}
+			return capJobs(cmd)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if v, _ := cmd.Flags().GetBool("version"); v {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"strconv"
 	"strings"
@@ -108,6 +109,8 @@ func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
 		return sudokulab.Errorf(sudokulab.EINVALID, "--set needs --solver")
 	case o.runs < 1:
 		return sudokulab.Errorf(sudokulab.EINVALID, "--runs %d: want at least 1", o.runs)
+	case o.seed > math.MaxInt64-int64(o.runs-1):
+		return sudokulab.Errorf(sudokulab.EINVALID, "--seed %d --runs %d: the last seed would pass the largest, %d", o.seed, o.runs, int64(math.MaxInt64))
 	case o.jobs < 1:
 		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)
 	case o.maxEvaluations < 0 || o.maxGenerations < 0 || o.timeout < 0:

@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // exampleDB returns a fresh copy of lab.db.example (the papers' puzzles
@@ -102,6 +107,7 @@ func TestRunErrors(t *testing.T) {
 		{"no collection", []string{"run", "--collection", "none", "--solver", "exact"}, exitNotFound, `no collection "none"`},
 		{"bad trace", []string{"run", "--collection", "reseda-2012", "--solver", "exact", "--trace", "often"}, exitInvalid, `unknown part "often"`},
 		{"bad runs", []string{"run", "--collection", "reseda-2012", "--solver", "exact", "--runs", "0"}, exitInvalid, "--runs 0"},
+		{"seeds past the largest", []string{"run", "--collection", "reseda-2012", "--solver", "exact", "--seed", "9223372036854775807", "--runs", "3"}, exitInvalid, "the last seed would pass the largest"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -169,5 +175,31 @@ func TestRunSummaryCountsLinkedRuns(t *testing.T) {
 	out, _, _ = run(t, "--db", dbPath, "-O", "json", "run", "--collection", "reseda-2012", "--solver", "exact", "--runs", "3", "--experiment", "second")
 	if !strings.Contains(out, `"runs": 12, "linked": 8, "solved": 12, "success": 100, "mean_effort_solved": `) {
 		t.Errorf("JSON summary: %s", out)
+	}
+}
+
+// TestJobsCapped gives --jobs far above the cores: the value the command
+// sees is jobsPerCore per core, with a note saying so, and the run goes on.
+func TestJobsCapped(t *testing.T) {
+	limit := jobsPerCore * runtime.NumCPU()
+	var jobs int
+	var errb bytes.Buffer
+	cmd := &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error { return nil }}
+	cmd.Flags().IntVar(&jobs, "jobs", 1, "")
+	cmd.SetErr(&errb)
+	if err := cmd.ParseFlags([]string{"--jobs", "100000"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := capJobs(cmd); err != nil || jobs != limit || !strings.Contains(errb.String(), fmt.Sprintf("--jobs 100000 capped at %d", limit)) {
+		t.Errorf("capJobs: %v, jobs %d, stderr %q; want %d and a note", err, jobs, errb.String(), limit)
+	}
+	if err := cmd.ParseFlags([]string{"--jobs", fmt.Sprint(limit)}); err != nil || capJobs(cmd) != nil || jobs != limit {
+		t.Errorf("--jobs %d changed to %d", limit, jobs)
+	}
+
+	dbPath := exampleDB(t)
+	_, errOut, code := run(t, "--db", dbPath, "run", "--puzzle", "1", "--config", "exact", "--jobs", "100000")
+	if code != 0 || !strings.Contains(errOut, "--jobs 100000 capped at") {
+		t.Errorf("run --jobs 100000: exit %d: %s", code, errOut)
 	}
 }
