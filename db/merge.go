@@ -1251,16 +1251,13 @@ func (m *merger) readRatings(after int64, n int) ([]ratingRow, int64, error) {
 func (m *merger) mergeRuns() error {
 	var points map[int64]int64 // trajectory points per source run of the page
 	read := func(after int64, n int) ([]sudokulab.Run, int64, error) {
-		var runs []sudokulab.Run
-		err := selectAll(m.ctx, m.src, "read runs", m.src.Rebind(`
-			SELECT `+runCols+` FROM runs r JOIN puzzles p ON p.id = r.puzzle_id
-			WHERE r.id > ? ORDER BY r.id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
-			r, err := scanRun(rs)
-			runs = append(runs, r)
-			return err
-		})
-		if err != nil || len(runs) == 0 {
+		page, _, err := m.readRuns(after, n)
+		if err != nil || len(page) == 0 {
 			return nil, after, err
+		}
+		runs := make([]sudokulab.Run, len(page))
+		for i, r := range page {
+			runs[i] = r.run
 		}
 		ids := make([]int64, len(runs))
 		for i, r := range runs {

@@ -6,6 +6,7 @@ package db
 // source with a broken row is refused whole, or merged without it.
 
 import (
+	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
@@ -161,6 +162,9 @@ func (m *merger) checkNamed(table, query string) error {
 		if err == nil && r.frozen != 0 && r.frozen != 1 {
 			err = fmt.Errorf("frozen %d: want 0 or 1", r.frozen)
 		}
+		if err == nil {
+			err = checkStamps([2]string{"created_at", r.created})
+		}
 		if err != nil {
 			m.invalidID(table, r.id, err)
 		}
@@ -175,10 +179,34 @@ func (m *merger) checkImports() error {
 		if err == nil && r.records < 0 {
 			err = fmt.Errorf("records done is %d, below 0", r.records)
 		}
+		if err == nil {
+			err = checkStamps(append(nullStamp("finished_at", r.finished), [2]string{"started_at", r.started})...)
+		}
 		if err != nil {
 			m.invalidID("imports", r.id, err)
 		}
 	})
+}
+
+// checkStamps reports the first of the timestamps (column name, text)
+// that ParseTime cannot read, as the destination's readers would fail on
+// it. A NULL column is left out of the list.
+func checkStamps(stamps ...[2]string) error {
+	for _, st := range stamps {
+		if _, err := ParseTime(st[1]); err != nil {
+			return fmt.Errorf("%s: %w", st[0], err)
+		}
+	}
+	return nil
+}
+
+// nullStamp is the timestamp of a nullable column for checkStamps: none
+// for NULL.
+func nullStamp(column string, s sql.NullString) [][2]string {
+	if !s.Valid {
+		return nil
+	}
+	return [][2]string{{column, s.String}}
 }
 
 // storedGrid reads a grid column of a puzzle of shape: it must be the
@@ -196,7 +224,11 @@ func storedGrid(what, text string, shape sudokulab.Shape) (sudokulab.Grid, error
 
 func (m *merger) checkPuzzles() error {
 	return checkPages(m, "puzzles", m.readPuzzles, func(r puzzleRow) {
-		if err := checkPuzzleRow(r); err != nil {
+		err := checkPuzzleRow(r)
+		if err == nil {
+			err = checkStamps([2]string{"created_at", r.created})
+		}
+		if err != nil {
 			m.invalidID("puzzles", r.id, err)
 		}
 	})
@@ -243,6 +275,9 @@ func (m *merger) checkMemberships() error {
 		if err == nil && (int64(ms.Position) != r.position || int64(ms.SourceLine) != r.line.Int64) {
 			err = fmt.Errorf("position %d or source line %d out of range", r.position, r.line.Int64)
 		}
+		if err == nil {
+			err = checkStamps([2]string{"added_at", r.added})
+		}
 		if err != nil {
 			m.invalid(badKey{"collection_puzzles", r.collection, r.puzzle},
 				fmt.Sprintf("collection %d, puzzle %d", r.collection, r.puzzle), err)
@@ -266,6 +301,9 @@ func (m *merger) checkConfigs() error {
 		if err == nil && r.preset != 0 && r.preset != 1 {
 			err = fmt.Errorf("preset %d: want 0 or 1", r.preset)
 		}
+		if err == nil {
+			err = checkStamps([2]string{"created_at", r.created})
+		}
 		if err != nil {
 			m.invalidID("configs", r.id, err)
 		}
@@ -279,7 +317,11 @@ func (m *merger) checkRatings() error {
 		if r.value.Valid {
 			rt.Value = &r.value.Float64
 		}
-		if err := rt.Check(); err != nil {
+		err := rt.Check()
+		if err == nil {
+			err = checkStamps([2]string{"rated_at", r.rated})
+		}
+		if err != nil {
 			m.invalidID("ratings", r.id, err)
 		}
 	})
@@ -288,54 +330,73 @@ func (m *merger) checkRatings() error {
 // checkRuns checks the runs on the puzzles the source publishes (those
 // Merge reads), each against its puzzle's givens.
 func (m *merger) checkRuns() error {
-	// The final grid is read as text and parsed here, so that one that is
-	// no grid is an invalid run rather than an error reading the page.
-	cols := strings.Replace(runCols, "r.final_grid", "NULL", 1)
-	type checked struct {
-		run          sudokulab.Run
-		final, grid  string
-		finalPresent bool
-		rows, cols   int
-	}
-	read := func(after int64, n int) ([]checked, int64, error) {
-		var out []checked
-		err := selectAll(m.ctx, m.src, "read runs", m.src.Rebind(`
-			SELECT `+cols+`, r.final_grid, p.grid, p.box_rows, p.box_cols FROM runs r JOIN puzzles p ON p.id = r.puzzle_id
-			WHERE r.id > ? ORDER BY r.id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
-			var (
-				c     checked
-				final *string
-			)
-			r, err := scanRun(extraCols{rs, []any{&final, &c.grid, &c.rows, &c.cols}})
-			c.run = r
-			if final != nil {
-				c.final, c.finalPresent = *final, true
-			}
-			out = append(out, c)
-			return err
-		})
-		if len(out) == 0 {
-			return nil, after, err
-		}
-		return out, out[len(out)-1].run.ID, err
-	}
-	return checkPages(m, "runs", read, func(c checked) {
+	read := m.readRuns
+	return checkPages(m, "runs", read, func(c sourceRun) {
 		r := c.run
 		shape := sudokulab.Shape{BoxRows: c.rows, BoxCols: c.cols}
 		puzzle, err := sudokulab.ParseShape(c.grid, shape)
 		if err != nil || m.bad[badKey{"puzzles", r.PuzzleID, 0}] != "" {
 			return // an invalid puzzle: its runs are skipped with it
 		}
-		if c.finalPresent {
-			if r.FinalGrid, err = storedGrid("final grid", c.final, shape); err != nil {
+		if c.final.Valid {
+			if r.FinalGrid, err = storedGrid("final grid", c.final.String, shape); err != nil {
 				m.invalidID("runs", r.ID, err)
 				return
 			}
 		}
-		if err := r.Check(puzzle); err != nil {
+		err = r.Check(puzzle)
+		if err == nil {
+			err = checkStamps([2]string{"started_at", c.started}, [2]string{"finished_at", c.finished})
+		}
+		if err != nil {
 			m.invalidID("runs", r.ID, err)
 		}
 	})
+}
+
+// sourceRun is a run of the source as read: the run, and beside it its
+// final grid and timestamps as stored (text that may be no grid or time:
+// the run then holds none) and its puzzle's givens and shape.
+type sourceRun struct {
+	run               sudokulab.Run
+	final             sql.NullString
+	started, finished string
+	grid              string
+	rows, cols        int
+}
+
+// sourceRunCols are the columns of a sourceRun: those of scanRun, but
+// for the final grid and timestamps, which come after them as text.
+var sourceRunCols = strings.NewReplacer("r.final_grid", "NULL", "r.started_at", "NULL", "r.finished_at", "NULL").Replace(runCols) +
+	", r.final_grid, r.started_at, r.finished_at, p.grid, p.box_rows, p.box_cols"
+
+// readRuns reads a page of the source's runs on the puzzles they refer
+// to, in id order. A final grid or timestamp the run cannot hold is left
+// out of it, to be found by the checks (the merge leaves such a run out).
+func (m *merger) readRuns(after int64, n int) ([]sourceRun, int64, error) {
+	var out []sourceRun
+	err := selectAll(m.ctx, m.src, "read runs", m.src.Rebind(`
+		SELECT `+sourceRunCols+` FROM runs r JOIN puzzles p ON p.id = r.puzzle_id
+		WHERE r.id > ? ORDER BY r.id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
+		var c sourceRun
+		r, err := scanRun(extraCols{rs, []any{&c.final, &c.started, &c.finished, &c.grid, &c.rows, &c.cols}})
+		if err != nil {
+			return err
+		}
+		shape := sudokulab.Shape{BoxRows: c.rows, BoxCols: c.cols}
+		if c.final.Valid {
+			r.FinalGrid, _ = sudokulab.ParseShape(c.final.String, shape)
+		}
+		r.StartedAt, _ = ParseTime(c.started)
+		r.FinishedAt, _ = ParseTime(c.finished)
+		c.run = r
+		out = append(out, c)
+		return nil
+	})
+	if len(out) == 0 {
+		return nil, after, err
+	}
+	return out, out[len(out)-1].run.ID, err
 }
 
 // extraCols scans the columns after those a scan function reads into
@@ -390,6 +451,8 @@ func (m *merger) checkWork() error {
 			err = fmt.Errorf("attempts %d, below 0", r.attempts)
 		case len(r.trace) > sudokulab.MaxTextBytes:
 			err = fmt.Errorf("trace settings are %d bytes long, more than %d", len(r.trace), sudokulab.MaxTextBytes)
+		default:
+			err = checkStamps(append(nullStamp("finished_at", r.finished), [2]string{"enqueued_at", r.enqueued})...)
 		}
 		if err != nil {
 			m.invalidID("work", r.id, err)

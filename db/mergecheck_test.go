@@ -107,6 +107,20 @@ func hostileCases(t *testing.T) []hostileCase {
 			absent: `SELECT COUNT(*) FROM configs WHERE solver = 'no-such-solver'`,
 		},
 		{
+			name:   "final grid that is no grid",
+			change: []string{`UPDATE runs SET final_grid = 'xyz' WHERE id = 2`},
+			table:  "runs", row: "2", reason: `final grid "xyz": `,
+			kind:   db.MergeRuns,
+			absent: `SELECT COUNT(*) FROM runs WHERE final_grid = 'xyz'`,
+		},
+		{
+			name:   "timestamp that is no time",
+			change: []string{`UPDATE runs SET started_at = 'yesterday' WHERE id = 1`},
+			table:  "runs", row: "1", reason: `started_at: timestamp "yesterday" is not RFC 3339`,
+			kind:   db.MergeRuns,
+			absent: `SELECT COUNT(*) FROM runs WHERE started_at = 'yesterday'`,
+		},
+		{
 			name:   "rating options that are not JSON",
 			change: []string{`UPDATE ratings SET options = '{not json' WHERE puzzle_id = 2`},
 			table:  "ratings", row: "2", reason: "options are not a JSON object",
