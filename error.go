@@ -3,6 +3,7 @@ package sudokulab
 import (
 	"errors"
 	"fmt"
+	"syscall"
 )
 
 // Error codes say what kind of failure an Error is; the command line maps
@@ -11,6 +12,7 @@ const (
 	EINVALID  = "invalid"   // bad input: a flag, a grid, a file, a SQL predicate
 	ENOTFOUND = "not_found" // a named puzzle, configuration or run does not exist
 	ECONFLICT = "conflict"  // the request contradicts what is stored
+	ENOSPACE  = "no_space"  // a disk, quota or database server ran out of space
 	EINTERNAL = "internal"  // a bug or an environment failure
 )
 
@@ -47,12 +49,15 @@ func WrapError(code string, err error, format string, args ...any) *Error {
 }
 
 // ErrorCode returns the code of the first *Error in err's chain, EINTERNAL
-// for any other non-nil error, and "" for nil.
+// for any other non-nil error, and "" for nil; a full disk (ENOSPC) is
+// ENOSPACE whatever wraps it, since it is never the input's fault.
 func ErrorCode(err error) string {
 	var e *Error
 	switch {
 	case err == nil:
 		return ""
+	case errors.Is(err, syscall.ENOSPC):
+		return ENOSPACE
 	case errors.As(err, &e):
 		return e.Code
 	}

@@ -244,6 +244,9 @@ func retry(ctx context.Context, name string, fn func() error) error {
 	wait := 50 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		err := fn()
+		if isDiskFull(err) {
+			return sudokulab.WrapError(sudokulab.ENOSPACE, err, "database %s is out of space", name)
+		}
 		if err == nil || !retryable(err) || ctx.Err() != nil {
 			return err
 		}
@@ -540,6 +543,9 @@ func dbError(err error, what string) error {
 	var se *sudokulab.Error
 	if errors.As(err, &se) {
 		return err
+	}
+	if isDiskFull(err) {
+		return sudokulab.WrapError(sudokulab.ENOSPACE, err, "%s: out of space", what)
 	}
 	switch constraintOf(err) {
 	case constraintUnique:

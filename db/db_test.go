@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jmoiron/sqlx"
+
 	"sudokulab"
 	"sudokulab/db"
 )
@@ -347,4 +349,31 @@ func TestOpenReadOnly(t *testing.T) {
 	}
 	_, err = db.OpenOptions(ctx, filepath.Join(t.TempDir(), "missing.db"), db.Options{ReadOnly: true})
 	wantCode(t, err, sudokulab.ENOTFOUND)
+}
+
+// TestDiskFull fills a SQLite database to the page count it is allowed
+// (as a full disk would stop it): the transaction fails as ENOSPACE,
+// naming the database, instead of as an internal error.
+func TestDiskFull(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "lab.db")
+	d, err := db.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	err = d.WithTx(ctx, func(tx *sqlx.Tx) error {
+		var pages int
+		if err := tx.GetContext(ctx, &pages, `PRAGMA page_count`); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA max_page_count = %d`, pages)); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO collections (name, description, created_at) VALUES ('big', ?, '2026-01-01')`, strings.Repeat("x", 1<<20))
+		return err
+	})
+	if sudokulab.ErrorCode(err) != sudokulab.ENOSPACE || !strings.Contains(err.Error(), path) {
+		t.Fatalf("a write past the allowed size: %v (code %q); want ENOSPACE naming %s", err, sudokulab.ErrorCode(err), path)
+	}
 }

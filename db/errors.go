@@ -59,6 +59,21 @@ func constraintOf(err error) constraint {
 	return constraintNone
 }
 
+// isDiskFull reports whether err says the disk, a quota or the server ran
+// out of space: SQLite's SQLITE_FULL, PostgreSQL's disk_full (53100) or
+// the system's ENOSPC.
+func isDiskFull(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_FULL {
+		return true
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "53100" {
+		return true
+	}
+	return errors.Is(err, syscall.ENOSPC)
+}
+
 // isBusy reports whether err says another connection holds a lock:
 // SQLite's "database is locked".
 func isBusy(err error) bool {

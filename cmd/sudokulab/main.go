@@ -30,6 +30,7 @@ const (
 	exitInvalid  = 2   // bad input: flags, grids, files, SQL
 	exitNotFound = 3   // a named thing does not exist
 	exitConflict = 4   // the request contradicts what is stored
+	exitNoSpace  = 5   // a disk, quota or database server is full
 	exitCanceled = 130 // interrupted (Ctrl-C), after finishing cleanly
 )
 
@@ -57,6 +58,9 @@ func exitCode(stderr io.Writer, err error) int {
 		return exitNotFound
 	case sudokulab.ECONFLICT:
 		return exitConflict
+	case sudokulab.ENOSPACE:
+		fmt.Fprintln(stderr, "sudokulab: out of space: free some (a pipe's temporary copy goes to $TMPDIR) and run the same command again; import, run, rate and count keep what they committed and resume after it")
+		return exitNoSpace
 	default:
 		return exitInternal
 	}

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
+	"sudokulab"
 	"sudokulab/db"
 )
 
@@ -215,5 +218,22 @@ func TestSQLFile(t *testing.T) {
 	}
 	if _, errOut, code := run(t, "--db", dbPath, "sql"); code != exitInvalid || !strings.Contains(errOut, "needs a statement") {
 		t.Errorf("no statement: exit %d %q", code, errOut)
+	}
+}
+
+// TestExitCodeNoSpace turns a full disk, however wrapped (even as bad
+// input), into exit 5 with a message that names the path and says how to
+// go on.
+func TestExitCodeNoSpace(t *testing.T) {
+	full := &os.PathError{Op: "write", Path: "/tmp/sudokulab-import-1", Err: syscall.ENOSPC}
+	for _, err := range []error{
+		fmt.Errorf("import x: %w", full),
+		sudokulab.WrapError(sudokulab.EINVALID, full, "import x"),
+	} {
+		var errb bytes.Buffer
+		if code := exitCode(&errb, err); code != exitNoSpace || !strings.Contains(errb.String(), "/tmp/sudokulab-import-1") ||
+			!strings.Contains(errb.String(), "run the same command again") {
+			t.Errorf("%v: exit %d, %q; want exit %d, the path and what to do", err, code, errb.String(), exitNoSpace)
+		}
 	}
 }
