@@ -3,8 +3,11 @@ package se_test
 import (
 	"bufio"
 	"context"
+	"flag"
+	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -41,52 +44,133 @@ func TestAgreesWithSerate(t *testing.T) {
 		// run inside one another: a second or two each.
 		{"testdata/serate-forum-hardest.tsv", 2},
 	} {
-		t.Run(tc.file, func(t *testing.T) { agreesWithSerate(t, tc.file, tc.min) })
+		t.Run(tc.file, func(t *testing.T) {
+			refs := readReference(t, tc.file, 1)
+			if len(refs) < tc.min {
+				t.Fatalf("only %d puzzles in %s", len(refs), tc.file)
+			}
+			agreesWithSerate(t, refs)
+		})
 	}
 }
 
-func agreesWithSerate(t *testing.T, file string, min int) {
+var serateAll = flag.Bool("serate.all", false, "TestSerateReference: rate all 1,202 puzzles of docs/data/serate (about 18 CPU minutes) instead of its sample")
+
+// serateSample is the sample of docs/data/serate that TestSerateReference
+// rates by default: every k-th line of each list's file, from the first
+// (serate's ratings of the reference samples, see its README). With
+// -serate.all it rates every line.
+var serateSample = []struct {
+	file  string
+	lines int // the lines the file holds
+	every int
+}{
+	{"puzzles2_17_clue.serate.tsv", 500, 1},
+	{"puzzles3_magictour_top1465.serate.tsv", 500, 10},
+	{"puzzles5_forum_hardest_1905_11+.serate.tsv", 172, 86},
+	{"puzzles6_forum_hardest_1106.serate.tsv", 30, 30},
+}
+
+// TestSerateReference holds the se rater to serate's ratings of the
+// reference samples that docs/ratings.md reports 100 % agreement on
+// (docs/data/serate): a deterministic sample that fits in the suite's
+// time, or all 1,202 puzzles with -serate.all.
+func TestSerateReference(t *testing.T) {
+	for _, tc := range serateSample {
+		t.Run(tc.file, func(t *testing.T) {
+			every := tc.every
+			if *serateAll {
+				every = 1
+			}
+			path := filepath.Join("..", "..", "docs", "data", "serate", tc.file)
+			all := readReference(t, path, 1)
+			if len(all) != tc.lines {
+				t.Fatalf("%s holds %d puzzles, want %d (update serateSample and docs/ratings.md)", path, len(all), tc.lines)
+			}
+			agreesWithSerate(t, readReference(t, path, every))
+		})
+	}
+}
+
+// reference is serate's rating of a puzzle.
+type reference struct {
+	where     string // file:line
+	puzzle    string
+	want      [3]float64 // ER, EP, ED
+	technique string     // of the ER step
+}
+
+// readReference reads every k-th puzzle (the first, the k+1-th ...) of a
+// file of serate's ratings, in either layout: puzzle, ER, EP, ED and
+// technique (testdata), or puzzle, ER/EP/ED and technique
+// (docs/data/serate). Lines starting with # are comments.
+func readReference(t *testing.T, file string, every int) []reference {
+	t.Helper()
 	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	var out []reference
 	sc := bufio.NewScanner(f)
-	n := 0
+	line, n := 0, 0
 	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") {
+		line++
+		text := sc.Text()
+		if strings.HasPrefix(text, "#") || text == "" {
 			continue
 		}
-		fs := strings.Split(line, "\t")
-		want := [3]float64{}
-		for i := range want {
-			want[i], err = strconv.ParseFloat(fs[i+1], 64)
-			if err != nil {
-				t.Fatal(err)
+		n++
+		if (n-1)%every != 0 {
+			continue
+		}
+		where := fmt.Sprintf("%s:%d", file, line)
+		fs := strings.Split(text, "\t")
+		var nums []string
+		switch {
+		case len(fs) == 5:
+			nums = fs[1:4]
+		case len(fs) == 3:
+			nums = strings.Split(fs[1], "/")
+		}
+		if len(nums) != 3 {
+			t.Fatalf("%s: want puzzle, ER, EP, ED and technique, or puzzle, ER/EP/ED and technique", where)
+		}
+		r := reference{where: where, puzzle: fs[0], technique: fs[len(fs)-1]}
+		for i, s := range nums {
+			if r.want[i], err = strconv.ParseFloat(s, 64); err != nil {
+				t.Fatalf("%s: %v", where, err)
 			}
 		}
-		r, err := se.Rate(context.Background(), parse(t, fs[0]))
+		out = append(out, r)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// agreesWithSerate rates each puzzle and expects serate's ER, EP and ED,
+// and every placement of the path to be the solution's value.
+func agreesWithSerate(t *testing.T, refs []reference) {
+	for _, ref := range refs {
+		r, err := se.Rate(context.Background(), parse(t, ref.puzzle))
 		if err != nil {
-			t.Fatalf("%s: %v", fs[0], err)
+			t.Fatalf("%s: %s: %v", ref.where, ref.puzzle, err)
 		}
-		if got := [3]float64{r.ER, r.EP, r.ED}; got != want {
-			t.Errorf("%s: ER/EP/ED %v, serate %v (%s); ours %s", fs[0], got, want, fs[4], r.ERTechnique)
+		if got := [3]float64{r.ER, r.EP, r.ED}; got != ref.want {
+			t.Errorf("%s: %s: ER/EP/ED %v, serate %v (%s); ours %s", ref.where, ref.puzzle, got, ref.want, ref.technique, r.ERTechnique)
 		}
 		// Every placement, chains' included, is the solution's value.
-		sol, err := exact.Solve(context.Background(), sudokulab.MustParse(fs[0]), 2)
+		sol, err := exact.Solve(context.Background(), sudokulab.MustParse(ref.puzzle), 2)
 		if err != nil || sol.Count != 1 {
-			t.Fatalf("%s: %d solutions, %v", fs[0], sol.Count, err)
+			t.Fatalf("%s: %s: %d solutions, %v", ref.where, ref.puzzle, sol.Count, err)
 		}
 		for _, st := range r.Steps {
 			if st.Cell >= 0 && st.Value != int(sol.Solution.Cells[st.Cell]) {
-				t.Errorf("%s: %s places %d at cell %d", fs[0], st.Technique, st.Value, st.Cell)
+				t.Errorf("%s: %s: %s places %d at cell %d", ref.where, ref.puzzle, st.Technique, st.Value, st.Cell)
 			}
 		}
-		n++
-	}
-	if n < min {
-		t.Fatalf("only %d puzzles in %s", n, file)
 	}
 }
 
