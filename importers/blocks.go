@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -417,9 +419,15 @@ func sniffSS(head []byte) int {
 func encodeGrid(w io.Writer, recs []Record) error {
 	var b bytes.Buffer
 	b.WriteString(symbolsHeader(recs))
+	fixed := 0 // the side the symbols header fixes: the first above 9
+	for _, r := range recs {
+		if n := r.Grid.N(); n > 9 && fixed == 0 {
+			fixed = n
+		}
+	}
 	for i, r := range recs {
-		label := strings.Join(strings.Fields(r.Label), " ")
-		if label == "" || !headerSafe(label) {
+		label := oneLine(r.Label)
+		if label == "" || !headerSafe(label, fixed) {
 			label = fmt.Sprintf("Grid %02d", i+1)
 		}
 		b.WriteString(label + "\n")
@@ -429,10 +437,17 @@ func encodeGrid(w io.Writer, recs []Record) error {
 	return err
 }
 
-// headerSafe reports whether a label reads back as a header line.
-func headerSafe(s string) bool {
-	_, isRow := parseRow([]byte(s))
-	return !isRow && s[0] != '#' && s[0] != '['
+// headerSafe reports whether a label reads back as a header line where
+// a grid starts, in a file whose symbols header fixes the side (0: none),
+// as decodeBlocks reads it: not a comment, not a frame line, and not a
+// first row; and not one that would make the file sniff as .sdk.
+func headerSafe(s string, fixed int) bool {
+	if s[0] == '#' || isBorder([]byte(s), 0) || strings.Contains(s, "[Puzzle]") {
+		return false
+	}
+	row, isRow := parseRow([]byte(s))
+	n := row.len()
+	return !isRow || n != fixed && (!validSide(n) || n <= 9 && row.hasLetters())
 }
 
 // writeRows writes g row by row, each between prefix and suffix.
@@ -456,7 +471,18 @@ func encodeSDK(w io.Writer, recs []Record) error {
 	var b bytes.Buffer
 	for _, k := range []byte("ADCBSLU") {
 		if v, ok := r.Metadata[sdkKeys[k]]; ok {
-			fmt.Fprintf(&b, "#%c%s\n", k, strings.Join(strings.Fields(v), " "))
+			fmt.Fprintf(&b, "#%c%s\n", k, oneLine(v))
+		}
+	}
+	// The #X lines of other letters, kept under "#X" (see decodeBlocks),
+	// where the line reads back so.
+	for _, k := range slices.Sorted(maps.Keys(r.Metadata)) {
+		if len(k) != 2 || k[0] != '#' || sdkKeys[k[1]] != "" {
+			continue
+		}
+		line := k + oneLine(r.Metadata[k])
+		if t := strings.TrimSpace(line); strings.HasPrefix(t, k) && !isSymbolsComment(t) {
+			b.WriteString(line + "\n")
 		}
 	}
 	b.WriteString("[Puzzle]\n")

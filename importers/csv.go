@@ -623,6 +623,14 @@ func sniffCSV(head []byte) int {
 	return 0
 }
 
+// csvMetaColumn reports whether a column named name after the columns of
+// header is read as metadata, header's first four columns keeping their
+// puzzle, solution, label and collection.
+func csvMetaColumn(header []string, name string) bool {
+	l, _ := layout(headerLine{line: 1, fields: append(slices.Clone(header), name)}, &Options{})
+	return l.puzzle == 0 && l.solution == 1 && l.label == 2 && l.collection == 3
+}
+
 // encodeCSV writes a header and one row per puzzle: puzzle, solution,
 // label, collection, a rating:RATER column per rater and a column per
 // metadata field.
@@ -636,21 +644,28 @@ func encodeCSV(w io.Writer, recs []Record) error {
 			keys[k] = true
 		}
 	}
-	rs, ks := sortedKeys(raters), sortedKeys(keys)
-	fixed := []string{"puzzle", "solution", "label", "collection"}
-	ks = slices.DeleteFunc(ks, func(k string) bool {
-		return slices.Contains(fixed, strings.ToLower(k)) || strings.HasPrefix(strings.ToLower(k), "rating:") ||
-			slices.Contains(puzzleColumns, strings.ToLower(k))
-	})
+	rs := sortedKeys(raters)
+	header := []string{"puzzle", "solution", "label", "collection"}
+	for _, r := range rs {
+		header = append(header, "rating:"+r)
+	}
+	// A metadata field named as a rating column shares it (its value goes
+	// in the rows without that rating); another gets a column of its own
+	// where that reads back as metadata, not as the puzzle, solution,
+	// label or collection.
+	column := map[string]int{}
+	for _, k := range sortedKeys(keys) {
+		if i := slices.Index(header, k); i >= 4 {
+			column[k] = i
+		} else if i < 0 && csvMetaColumn(header, k) {
+			column[k] = len(header)
+			header = append(header, k)
+		}
+	}
 	if _, err := io.WriteString(w, symbolsHeader(recs)); err != nil {
 		return err
 	}
 	cw := csv.NewWriter(w)
-	header := slices.Clone(fixed)
-	for _, r := range rs {
-		header = append(header, "rating:"+r)
-	}
-	header = append(header, ks...)
 	if err := cw.Write(header); err != nil {
 		return err
 	}
@@ -662,11 +677,13 @@ func encodeCSV(w io.Writer, recs []Record) error {
 			row[1] = r.Solution.String()
 		}
 		row[2], row[3] = r.Label, r.Collection
+		for k, v := range r.Metadata {
+			if i, ok := column[k]; ok {
+				row[i] = v
+			}
+		}
 		for _, x := range r.Ratings {
 			row[4+slices.Index(rs, x.Rater)] = strconv.FormatFloat(x.Value, 'g', -1, 64)
-		}
-		for i, k := range ks {
-			row[4+len(rs)+i] = r.Metadata[k]
 		}
 		if err := cw.Write(row); err != nil {
 			return err

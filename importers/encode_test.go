@@ -44,7 +44,7 @@ var formatsKeep = map[string]roundTrip{
 	"sdm":        {large: true},
 	"grid":       {large: true},
 	"opensudoku": {label: true, collection: true, meta: true},
-	"sdk":        {},
+	"sdk":        {meta: true},
 	"ss":         {},
 }
 

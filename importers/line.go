@@ -367,18 +367,23 @@ func encodeLine(w io.Writer, recs []Record) error {
 			}
 			return strings.Compare(a, b)
 		})
+		pos := 0 // positional fields written
 		for _, k := range keys {
 			v := r.Metadata[k]
-			switch _, field := fieldNumber(k); {
+			switch n, field := fieldNumber(k); {
 			case k == "comment":
-			case field:
+			case field && n == pos+1 && v != "":
+				// Read back as field n only in its place.
+				pos++
 				b.WriteString(" " + noSpace(v))
+			case v == "":
+				b.WriteString(" " + noSpace(k) + "=")
 			default:
 				b.WriteString(" " + noSpace(k) + "=" + noSpace(v))
 			}
 		}
 		if c, ok := r.Metadata["comment"]; ok {
-			b.WriteString(" # " + strings.Join(strings.Fields(c), " "))
+			b.WriteString(" # " + oneLine(c))
 		}
 		b.WriteByte('\n')
 		if b.Len() > 64<<10 {
@@ -395,6 +400,15 @@ func encodeLine(w io.Writer, recs []Record) error {
 func fieldNumber(k string) (int, bool) {
 	n, err := strconv.Atoi(strings.TrimPrefix(k, "field"))
 	return n, err == nil && strings.HasPrefix(k, "field")
+}
+
+// oneLine returns s without line breaks (and the white space around
+// them), so that it stays on its line.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return strings.TrimSpace(s)
+	}
+	return strings.Join(strings.Fields(s), " ")
 }
 
 func noSpace(s string) string {

@@ -165,6 +165,9 @@ func openSudokuGame(o *Options, e xml.StartElement, line int, folder string, v1 
 	if !strings.Contains(data, "|") {
 		cells, err := gridText(o, line, data)
 		p.cells, p.err = cells, err
+		if n := cells.len(); err == nil && n > 81 {
+			p.err = tooLargeForOpenSudoku(o, line, n)
+		}
 		return p
 	}
 	// The versioned form: "version: 1" on a line, then value|note|editable|
@@ -194,16 +197,27 @@ func openSudokuGame(o *Options, e xml.StartElement, line int, folder string, v1 
 		}
 	}
 	side := isqrt(len(b))
-	if side*side != len(b) || !validSide(side) {
+	switch {
+	case side*side != len(b) || !validSide(side):
 		p.err = o.errorf(line, "%d cells, want %d", len(b), nearestCells(len(b)))
+		return p
+	case side > 9:
+		p.err = tooLargeForOpenSudoku(o, line, len(b))
 		return p
 	}
 	p.cells = rawCells{chars: b}
 	return p
 }
 
+// tooLargeForOpenSudoku is the error of a game of n cells, more than a
+// 9x9 grid: OpenSudoku writes a cell as one digit, values up to 9.
+func tooLargeForOpenSudoku(o *Options, line, n int) error {
+	return o.errorf(line, "%d cells: OpenSudoku games are grids up to 9x9 (81 cells)", n)
+}
+
 // encodeOpenSudoku writes OpenSudoku XML version 2: a folder per
-// collection, a game per puzzle with 81 digits (0 for blanks); the label
+// collection, a game per puzzle with its cells as digits (81 for 9x9, 0
+// for blanks); the label
 // and the metadata whose keys are XML names go in further attributes,
 // which OpenSudoku ignores.
 func encodeOpenSudoku(w io.Writer, recs []Record) error {
@@ -213,8 +227,8 @@ func encodeOpenSudoku(w io.Writer, recs []Record) error {
 	open := false
 	folder := ""
 	for i, r := range recs {
-		if r.Grid.Shape != sudokulab.Classic {
-			return fmt.Errorf("opensudoku: only 9x9 puzzles, not %s", r.Grid.Shape)
+		if shape, err := sudokulab.ShapeForN(r.Grid.N()); err != nil || r.Grid.N() > 9 || r.Grid.Shape != shape {
+			return fmt.Errorf("opensudoku: only grids up to 9x9 with their usual boxes, not %s", r.Grid.Shape)
 		}
 		if !open || r.Collection != folder {
 			if open {

@@ -360,7 +360,11 @@ func (z *symbolizer) unknown(p *pending, sets []*SymbolSet) error {
 }
 
 // decide chooses the symbol set of st among its candidates, using the
-// entries waiting.
+// entries waiting: the set whose reading breaks the rules least (the
+// fewest pairs of cells in conflict), then the one with the fewest kinds of
+// blank cells. (Conflicts come first: a 16x16 puzzle written in numbers
+// with 0 for blanks and no 16 among its givens also reads as 0-15, with
+// every blank a 1.)
 func (z *symbolizer) decide(st *symState) {
 	if st == nil || st.decided != nil {
 		return
@@ -376,8 +380,8 @@ func (z *symbolizer) decide(st *symState) {
 			}
 			kinds |= s.blankKinds(p.cells)
 			g := z.grid(s, p.cells, p.box, cells[:0])
-			if g.Cells != nil && len(g.Conflicts()) > 0 {
-				scores[i].conflicts++
+			if g.Cells != nil {
+				scores[i].conflicts += len(g.Conflicts())
 			}
 		}
 		for ; kinds != 0; kinds &= kinds - 1 {
@@ -388,7 +392,7 @@ func (z *symbolizer) decide(st *symState) {
 	for i := 1; i < len(scores); i++ {
 		a, b := scores[i], scores[best[0]]
 		switch {
-		case a.blanks < b.blanks || (a.blanks == b.blanks && a.conflicts < b.conflicts):
+		case a.conflicts < b.conflicts || (a.conflicts == b.conflicts && a.blanks < b.blanks):
 			best = []int{i}
 		case a == b:
 			best = append(best, i)
@@ -508,6 +512,11 @@ func symbolsComment(line []byte) (string, bool) {
 		return "", false
 	}
 	return strings.ToUpper(rest), true
+}
+
+func isSymbolsComment(line string) bool {
+	_, ok := symbolsComment([]byte(line))
+	return ok
 }
 
 // setSymbols applies a "# symbols:" comment if no set is fixed yet.
