@@ -20,7 +20,7 @@ func newCollectionsCmd(opts *options) *cobra.Command {
 func newCollectionsListCmd(opts *options) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
-		Short: "List the collections with their numbers of puzzles",
+		Short: "List the collections with their numbers of puzzles, and whether collections add froze them",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -35,9 +35,9 @@ func newCollectionsListCmd(opts *options) *cobra.Command {
 			}
 			rows := make([][]any, len(cs))
 			for i, c := range cs {
-				rows[i] = []any{c.Name, c.Puzzles, c.CreatedAt, c.Description}
+				rows[i] = []any{c.Name, c.Puzzles, c.CreatedAt, c.Description, c.Frozen}
 			}
-			return writeRows(cmd.OutOrStdout(), opts.format, []string{"name", "puzzles", "created_at", "description"}, rows)
+			return writeRows(cmd.OutOrStdout(), opts.format, []string{"name", "puzzles", "created_at", "description", "frozen"}, rows)
 		},
 	}
 }

@@ -71,7 +71,7 @@ func TestImportCommandResume(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-O", "csv", "collections", "list"}, "name,puzzles,created_at,description\n"},
+		{[]string{"-O", "csv", "collections", "list"}, "name,puzzles,created_at,description,frozen\n"},
 		{[]string{"-O", "csv", "sql", "SELECT count(*) AS n FROM puzzle_catalog"}, "n\n0\n"},
 		{[]string{"-O", "csv", "puzzles", "list"}, "id,size,givens,solutions,grid\n"},
 	} {

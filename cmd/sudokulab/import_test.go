@@ -158,7 +158,7 @@ func TestCollectionsCommand(t *testing.T) {
 	// The frozen set does not follow later imports.
 	mustRun(t, "--db", dbPath, "import", fixture("csv/forum.csv"))
 	out = mustRun(t, "--db", dbPath, "-O", "csv", "collections", "list")
-	for _, want := range []string{"forum,2,", "hard,3,", "mixed,4,", "top,3,", "sparse ones"} {
+	for _, want := range []string{"forum,2,", "hard,3,", "mixed,4,", "top,3,", "sparse ones,true"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("list lacks %q:\n%s", want, out)
 		}

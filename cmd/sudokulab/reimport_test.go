@@ -165,4 +165,11 @@ func TestImportCollectionNames(t *testing.T) {
 	if got := members("fz"); got != frozen {
 		t.Errorf("fz replaced:\n%s", got)
 	}
+	// Puzzles kept out of a frozen collection do not go silently into the
+	// collection of another folder's file of the same name either.
+	writeFiles(t, dir, map[string]string{"d/claims.csv": "puzzle,collection\n" + g3 + ",fz\n"})
+	_, errOut, code = run(t, "--db", dbPath, "import", filepath.Join(dir, "d", "claims.csv"))
+	if code != exitInvalid || !strings.Contains(errOut, "collection claims, named after the file, holds the puzzles of "+filepath.Join(dir, "claims.csv")) {
+		t.Errorf("d/claims.csv: exit %d, %q", code, errOut)
+	}
 }

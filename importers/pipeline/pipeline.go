@@ -1176,6 +1176,16 @@ func (imp *importer) store(ctx context.Context, bs []*batch) error {
 			ids[name] = id
 			return id, err
 		}
+		// Rows kept out of frozen collections go to the file's own
+		// collection, checked as the rows that name none.
+		own := func() (int64, error) {
+			if p.own || imp.o.Collection != "" {
+				return collection(res.Collection)
+			}
+			p.own = true
+			delete(ids, res.Collection)
+			return collection(res.Collection)
+		}
 		if first != "" {
 			id, err := collection(first)
 			if err != nil {
@@ -1199,7 +1209,7 @@ func (imp *importer) store(ctx context.Context, bs []*batch) error {
 		if err := w.Write(ctx, p.rows); err != nil {
 			return l, err
 		}
-		diverted, err := imp.divert(ctx, w, p.rows, p.names, collection)
+		diverted, err := imp.divert(ctx, w, p.rows, p.names, own)
 		if err != nil {
 			return l, err
 		}
@@ -1264,12 +1274,12 @@ func (imp *importer) store(ctx context.Context, bs []*batch) error {
 }
 
 // divert puts the rows Write left out of frozen collections into the
-// import's own collection (imp.res.Collection, which collection resolves
-// to an id) and returns a note per frozen collection for the import's
-// notes; it sets imp.diverted to the same notes. The import's own
-// collection being frozen too is an EINVALID error naming the way out.
+// import's own collection (imp.res.Collection, whose id own returns) and
+// returns a note per frozen collection for the import's notes; it sets
+// imp.diverted to the same notes. The import's own collection being frozen
+// too is an EINVALID error naming the way out.
 func (imp *importer) divert(ctx context.Context, w *db.ImportWriter, rows []db.ImportRow, names []string,
-	collection func(string) (int64, error)) ([]entry, error) {
+	own func() (int64, error)) ([]entry, error) {
 	imp.diverted = nil
 	var out []db.ImportRow
 	count := map[string]int{}
@@ -1286,11 +1296,11 @@ func (imp *importer) divert(ctx context.Context, w *db.ImportWriter, rows []db.I
 	if len(out) == 0 {
 		return nil, nil
 	}
-	own := imp.res.Collection
-	id, err := collection(own)
+	id, err := own()
 	if err != nil {
 		return nil, err
 	}
+	name := imp.res.Collection
 	for i := range out {
 		out[i].Membership.CollectionID = id
 	}
@@ -1300,12 +1310,12 @@ func (imp *importer) divert(ctx context.Context, w *db.ImportWriter, rows []db.I
 	if slices.ContainsFunc(out, func(r db.ImportRow) bool { return r.Frozen }) {
 		return nil, sudokulab.Errorf(sudokulab.EINVALID,
 			"import %s: %d puzzles would be added to collection %s, which is frozen (sudokulab collections add made it): "+
-				"name another collection with --collection, or add them with --add-to-frozen", imp.res.File, len(out), own)
+				"name another collection with --collection, or add them with --add-to-frozen", imp.res.File, len(out), name)
 	}
 	var notes []entry
-	for _, name := range frozen {
+	for _, f := range frozen {
 		n := fmt.Sprintf("%d of the file's puzzles in collection %s went to collection %s: %s is frozen (--add-to-frozen adds them to it)",
-			count[name], name, own, name)
+			count[f], f, name, f)
 		notes = append(notes, entry{remark: n})
 		imp.diverted = append(imp.diverted, n)
 	}
