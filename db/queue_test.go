@@ -346,21 +346,28 @@ func queueLeaseLapses(t *testing.T, d *db.DB) {
 		}
 		return items
 	}
-	// b holds its item for a minute, r renews its short lease, a does not.
-	const short = time.Second
+	// b holds its item for a minute; r's lease runs out and r renews it
+	// for a minute; a's runs out later and a does not renew it. Leases run
+	// out by waiting for longer than they last, never by racing one: a
+	// loaded machine can make a wait longer, not shorter.
+	const lapse = time.Millisecond
 	b := claim("b", 1, time.Minute, 0)
-	r := claim("r", 1, short, 0)
+	r := claim("r", 1, lapse, 0)
+	time.Sleep(50 * lapse)
 	if n, err := db.RenewWork(ctx, d, "r", time.Minute); err != nil || n != 1 {
 		t.Fatalf("RenewWork = %d, %v", n, err)
 	}
-	a := claim("a", 5, short, 0)
+	a := claim("a", 5, time.Minute, 0)
 	if more := claim("c", 5, time.Minute, 0); len(more) != 0 {
 		t.Fatalf("claimed %+v from a queue where every lease is live", more)
 	}
 	if len(a) != 1 || len(r) != 1 || len(b) != 1 || a[0].ID == r[0].ID || b[0].ID == a[0].ID || b[0].ID == r[0].ID {
 		t.Fatalf("claims a %+v, r %+v, b %+v", a, r, b)
 	}
-	time.Sleep(short + 300*time.Millisecond)
+	if n, err := db.RenewWork(ctx, d, "a", lapse); err != nil || n != 1 {
+		t.Fatalf("RenewWork of a = %d, %v", n, err)
+	}
+	time.Sleep(50 * lapse)
 	left, err := db.RemainingWork(ctx, d, exp, 0)
 	if err != nil || left != (db.WorkLeft{Running: 2, Lapsed: 1}) || !left.Claimable() {
 		t.Fatalf("RemainingWork = %+v, %v; want 2 running, 1 lapsed", left, err)

@@ -764,37 +764,40 @@ func TestExecuteStopsOnWriteError(t *testing.T) {
 	}
 }
 
-// timedProgress notes when each outcome is heard.
-type timedProgress struct {
-	times []time.Time
+// countedProgress notes how many runs had started when each outcome was
+// heard.
+type countedProgress struct {
+	calls   *atomic.Int64
+	started []int64
 }
 
-func (p *timedProgress) Start(int, int)            {}
-func (p *timedProgress) Recorded(o runner.Outcome) { p.times = append(p.times, time.Now()) }
+func (p *countedProgress) Start(int, int)            {}
+func (p *countedProgress) Recorded(o runner.Outcome) { p.started = append(p.started, p.calls.Load()) }
 
 // TestExecuteBatchDelay checks that finished runs are committed after
 // BatchDelay even when the batch is not full, so progress is heard (and an
-// interrupted experiment keeps its runs) while the plan is still running.
+// interrupted experiment keeps its runs) while the plan is still running:
+// the first outcome is heard before the last run starts. It counts runs,
+// not wall time, so a loaded machine cannot make it pass or fail.
 func TestExecuteBatchDelay(t *testing.T) {
 	d := newDB(t)
+	var calls atomic.Int64
 	plan := runner.Plan{
 		Puzzles: addPuzzles(t, d, "ai-escargot"),
 		// About 20 ms per run: 10 runs on one worker take about 200 ms.
-		Configs: []runner.Config{lsConfig(t, d, "ls-slow", map[string]string{"restart": "0", "delay_us": "1000"})},
+		Configs: []runner.Config{addConfig(t, d, countingInfo(&calls), "counting-slow", map[string]string{"restart": "0", "delay_us": "1000"})},
 		Seeds:   seeds(1, 10),
 		Budget:  sudokulab.Budget{MaxGenerations: 20_000},
 	}
-	prog := &timedProgress{}
-	start := time.Now()
+	prog := &countedProgress{calls: &calls}
 	sum, err := runner.Execute(context.Background(), d, plan, runner.Options{Jobs: 1, Progress: prog, BatchRuns: 1000, BatchDelay: 30 * time.Millisecond})
-	end := time.Now()
 	if err != nil || sum.Recorded != 10 {
 		t.Fatalf("Execute: %+v, %v", sum, err)
 	}
-	if len(prog.times) != 10 {
-		t.Fatalf("%d outcomes heard, want 10", len(prog.times))
+	if len(prog.started) != 10 {
+		t.Fatalf("%d outcomes heard, want 10", len(prog.started))
 	}
-	if first := prog.times[0]; end.Sub(first) < 50*time.Millisecond {
-		t.Errorf("first run committed %v after the start, %v before the end: want it committed after BatchDelay, not at the end", first.Sub(start), end.Sub(first))
+	if n := prog.started[0]; n >= int64(plan.Total()) {
+		t.Errorf("first run committed when all %d runs had started: want it committed after BatchDelay, not at the end", n)
 	}
 }

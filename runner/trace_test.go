@@ -278,10 +278,15 @@ func TestRecorderReset(t *testing.T) {
 	if pts := r.Finish(); len(pts) != 1 || pts[0].ElapsedSeconds < 0.1 {
 		t.Fatalf("after 100ms: %+v", pts)
 	}
+	// Right after Reset the elapsed time is no more than the wall time
+	// since just before it (a bound no load can break), where a clock not
+	// restarted would count the 100 ms before as well.
+	before := time.Now()
 	r.Reset()
 	r.Observe(st(1, 5))
-	if pts := r.Finish(); len(pts) != 1 || pts[0].ElapsedSeconds >= 0.1 {
-		t.Errorf("right after Reset: elapsed %v, want the clock restarted", pts[0].ElapsedSeconds)
+	pts = r.Finish()
+	if since := time.Since(before).Seconds(); len(pts) != 1 || pts[0].ElapsedSeconds > since {
+		t.Errorf("right after Reset: points %+v, want one within the %vs since Reset", pts, since)
 	}
 }
 
@@ -308,8 +313,8 @@ func TestRecorderWithoutReset(t *testing.T) {
 		select {
 		case pts := <-done:
 			checkPoints(t, seq(9, 8, 7), pts, []int64{1, 2, 3})
-		case <-time.After(2 * time.Second):
-			t.Fatal("Observe did not return within 2s: nextCheckpoint(0) loops forever")
+		case <-time.After(time.Minute):
+			t.Fatal("Observe did not return within a minute: nextCheckpoint(0) loops forever")
 		}
 	})
 }
