@@ -76,9 +76,13 @@ func plan(experiment, config string, runs []run, collections []db.CollectionPuzz
 		limits = append(limits, l)
 		p.Commands = append(p.Commands, commands(experiment, config, bu.evals, bu.gens, bu.ms, perBudget[bu], collections)...)
 	}
-	p.Stop = "at its first solution (best cost 0), or when it has spent " + strings.Join(limits, "; or, for other runs, ")
-	if len(budgets) == 1 && budgets[0] == (budget{}) {
+	switch {
+	case len(budgets) == 1 && budgets[0] == (budget{}):
 		p.Stop = "only at its first solution (best cost 0): no budget was set"
+	case len(budgets) == 1:
+		p.Stop = "at its first solution (best cost 0), or when it has spent " + limits[0]
+	default:
+		p.Stop = "at its first solution (best cost 0), or when it has spent its budget, which differs between runs: " + strings.Join(limits, "; ")
 	}
 	var ended []string
 	for _, s := range []struct{ status, what string }{
@@ -112,7 +116,7 @@ func budgetText(evals, gens, ms int64) string {
 	}
 	switch len(parts) {
 	case 0:
-		return "nothing: no budget was set"
+		return "none"
 	case 1:
 		return parts[0]
 	}

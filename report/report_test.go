@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -208,6 +209,53 @@ func TestBuild(t *testing.T) {
 }
 
 func near(x, want, tol float64) bool { return math.Abs(x-want) <= tol }
+
+// TestBuildPlan holds the report to say, per configuration, how its runs
+// were made: seeds, puzzles, stopping rule, how they ended, the command
+// that makes them and the code version.
+func TestBuildPlan(t *testing.T) {
+	d := fixture(t)
+	r := build(t, d, report.Options{Experiment: "e1"})
+	want := map[string]report.Plan{
+		"alpha": {Runs: 5, Puzzles: 2, Seeds: "1-5", SeedCount: 5, Stop: "only at its first solution (best cost 0): no budget was set",
+			Ended:        "4 solved, 1 unsolved (budget spent)",
+			Commands:     []string{"sudokulab run --experiment e1 --config alpha --collection fours --runs 5   # plans 10 runs, of which the experiment holds 5"},
+			CodeVersions: []report.Count{{Value: "v1", Runs: 5}}},
+		"beta": {Runs: 5, Puzzles: 2, Seeds: "6-10", SeedCount: 5, Stop: "only at its first solution (best cost 0): no budget was set",
+			Ended:        "2 solved, 2 unsolved (budget spent), 1 failed with an error",
+			Commands:     []string{"sudokulab run --experiment e1 --config beta --collection fours --seed 6 --runs 5   # plans 10 runs, of which the experiment holds 5"},
+			CodeVersions: []report.Count{{Value: "v1", Runs: 5}}},
+	}
+	if len(r.Settings) != len(want) {
+		t.Fatalf("%d configurations described, want %d", len(r.Settings), len(want))
+	}
+	for _, c := range r.Settings {
+		if got := c.Plan; !reflect.DeepEqual(got, want[c.Name]) {
+			t.Errorf("%s: plan\n%+v\nwant\n%+v", c.Name, got, want[c.Name])
+		}
+	}
+	// Budgets and seeds that are not one range: a command per budget and
+	// range of seeds, the puzzles named by id when they are not a whole
+	// collection.
+	if _, err := d.ExecContext(context.Background(), `UPDATE runs SET max_evaluations = 500, timeout_ms = 1500 WHERE seed IN (1, 2);
+		UPDATE runs SET seed = seed + 10 WHERE id = 5`); err != nil {
+		t.Fatal(err)
+	}
+	r = build(t, d, report.Options{Experiment: "e1"})
+	alpha := r.Settings[0].Plan
+	if alpha.Seeds != "1-4, 15" || alpha.Stop != "at its first solution (best cost 0), or when it has spent its budget, which differs between runs: none (3 runs); "+
+		"500 evaluations or 1.5s of wall-clock time, whichever comes first (2 runs)" {
+		t.Errorf("alpha: seeds %q, stop %q", alpha.Seeds, alpha.Stop)
+	}
+	wantCommands := []string{
+		`sudokulab run --experiment e1 --config alpha --collection fours --seed 3 --runs 2   # plans 4 runs, of which the experiment holds 2`,
+		`sudokulab run --experiment e1 --config alpha --where "id IN (2)" --seed 15`,
+		`sudokulab run --experiment e1 --config alpha --where "id IN (1)" --runs 2 --max-evaluations 500 --timeout 1.5s`,
+	}
+	if !reflect.DeepEqual(alpha.Commands, wantCommands) {
+		t.Errorf("alpha: commands\n%q\nwant\n%q", alpha.Commands, wantCommands)
+	}
+}
 
 func TestBuildAgainstTheBest(t *testing.T) {
 	d := fixture(t)
