@@ -14,17 +14,17 @@ package db
 // to list the functions a statement calls short of running it (EXPLAIN
 // VERBOSE prints them, but as text to parse again, not for utility
 // statements, and not inside functions that run SQL text, which must be
-// refused anyway). The scan reads the statement as the server's lexer
-// does: strings ('', E'', U&'', $tag$ quoting), quoted names, nested
-// comments, names holding '$'. Where the engines lex differently (and
-// PostgreSQL with standard_conforming_strings off) the text is scanned
-// every way and refused if either finds a refused call,
-// so a text cannot look like a string to the scan and like code to the
-// engine. A call is a name followed by '(' (after spaces and comments);
-// schema-qualified and quoted names are the same call, and so is a name
-// after a '.' (PostgreSQL reads (x).f as f(x)). The functions that
-// run SQL given as text (query_to_xml, ts_stat, dblink, ...) are refused
-// too, so a refused name cannot be hidden in a string.
+// refused anyway). The scan is predicateReader's, which reads text as
+// each engine's tokenizer does (strings, E'' and $tag$ quoting, quoted
+// names, nested comments, names holding '$', SQLite's variables), every
+// way the engines differ, so a text cannot look like a string to the scan
+// and like code to the engine. A call is a name followed by '(' (after
+// spaces and comments); schema-qualified and quoted names are the same
+// call, and so is a name after a '.' (PostgreSQL reads (x).f as f(x)).
+// Unicode-escaped names (U&"...") could spell any name and are refused.
+// The functions that run SQL given as text (query_to_xml, ts_stat,
+// dblink, ...) are refused too, so a refused name cannot be hidden in a
+// string.
 
 import (
 	"errors"
@@ -99,32 +99,35 @@ var (
 		"drop": true, "alter": true, "truncate": true, "grant": true, "revoke": true, "comment": true}
 )
 
-// checkCalls refuses SQL text that calls a refused function, as lexed by
-// either engine.
+// checkCalls refuses SQL text that calls a refused function, or names one
+// with U&"...", as any of predicateReaders reads it.
 func checkCalls(text string) error {
-	// PostgreSQL read with and without backslash escapes in plain
-	// strings: a predicate of a writing command runs outside the
-	// read-only transaction, under the server's standard_conforming_strings.
-	lexers := []func(string) ([]token, error){
-		func(s string) ([]token, error) { return lexPostgres(s, false) },
-		func(s string) ([]token, error) { return lexPostgres(s, true) },
-		lexSQLite,
-	}
-	for _, lex := range lexers {
-		toks, err := lex(text)
+	for _, r := range predicateReaders {
+		var prev, last token
+		var err error
+		// A text the reader cannot read to its end fails in the engine
+		// that reads it so: only the tokens before matter.
+		r.scan(text, func(t token, _ int) string {
+			// f(...), or (x).f: PostgreSQL's attribute notation for f(x).
+			if t.text == "(" && last.kind == tokName || last.kind == tokName && prev.text == "." {
+				if why := refusedWhy(last.text); why != "" {
+					err = sudokulab.WrapError(sudokulab.EINVALID, ErrOutside, "sql: %s() %s, which read-only SQL refuses", last.text, why)
+				}
+			}
+			if t.kind == tokUnicodeName {
+				err = sudokulab.WrapError(sudokulab.EINVALID, ErrOutside, "sql: read-only SQL refuses Unicode-escaped names (%s)", t.text)
+			}
+			if err != nil {
+				return "refused"
+			}
+			prev, last = last, t
+			return ""
+		})
+		if err == nil && last.kind == tokName && prev.text == "." && refusedWhy(last.text) != "" {
+			err = sudokulab.WrapError(sudokulab.EINVALID, ErrOutside, "sql: %s() %s, which read-only SQL refuses", last.text, refusedWhy(last.text))
+		}
 		if err != nil {
 			return err
-		}
-		for i, t := range toks {
-			// f(...), or (x).f: PostgreSQL's attribute notation for f(x).
-			called := i+1 < len(toks) && toks[i+1].text == "("
-			projected := i > 0 && toks[i-1].text == "."
-			if t.kind != tokName || !called && !projected {
-				continue
-			}
-			if why := refusedWhy(t.text); why != "" {
-				return sudokulab.WrapError(sudokulab.EINVALID, ErrOutside, "sql: %s() %s, which read-only SQL refuses", t.text, why)
-			}
 		}
 	}
 	return nil
@@ -134,17 +137,15 @@ func checkCalls(text string) error {
 // run on PostgreSQL: anything but a query or SHOW (see queryKeywords), or
 // one calling a refused function.
 func checkPostgresStatement(text string) error {
-	toks, err := lexPostgres(text, false)
-	if err != nil {
-		return err
-	}
 	first := ""
-	for _, t := range toks {
-		if t.text != "(" { // a parenthesised query
-			first = t.text
-			break
+	pg := predicateReader{engine: "PostgreSQL", pg: true} // as read-only transactions set standard_conforming_strings
+	pg.scan(text, func(t token, _ int) string {
+		if t.text == "(" { // a parenthesised query
+			return ""
 		}
-	}
+		first = t.text
+		return "first"
+	})
 	if first != "" && !queryKeywords[first] && !writeKeywords[first] {
 		return sudokulab.WrapError(sudokulab.EINVALID, ErrOutside,
 			"sql: read-only SQL on PostgreSQL runs queries (SELECT, WITH, VALUES, TABLE, EXPLAIN) and SHOW, not %s", strings.ToUpper(first))
@@ -152,177 +153,16 @@ func checkPostgresStatement(text string) error {
 	return checkCalls(text)
 }
 
-// token is one token that matters to the guard: a name (lower-cased
-// unless quoted) or a punctuation character. Strings, numbers and
-// comments are dropped.
+// token is one token that matters to the checks of SQL a person wrote: a
+// name or a punctuation character. Literals, numbers and comments are
+// left out (see predicateReader.scan).
 type token struct {
 	kind int
 	text string
 }
 
 const (
-	tokName = iota
+	tokName = iota + 1
+	tokUnicodeName
 	tokPunct
 )
-
-func isNameStart(c byte) bool {
-	return c == '_' || c >= 0x80 || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
-}
-
-func isNameByte(c byte) bool { return isNameStart(c) || ('0' <= c && c <= '9') || c == '$' }
-
-// quoted returns the end (just past the closing quote) of the text quoted
-// by q starting at s[i], a doubled q standing for itself; with backslash
-// a backslash also escapes the next byte. An unterminated quote runs to
-// the end: the database refuses it.
-func quoted(s string, i int, q byte, backslash bool) int {
-	for j := i + 1; j < len(s); j++ {
-		switch {
-		case backslash && s[j] == '\\':
-			j++
-		case s[j] == q && j+1 < len(s) && s[j+1] == q:
-			j++
-		case s[j] == q:
-			return j + 1
-		}
-	}
-	return len(s)
-}
-
-// name reads a name starting at s[i] and returns its end.
-func name(s string, i int) int {
-	j := i + 1
-	for j < len(s) && isNameByte(s[j]) {
-		j++
-	}
-	return j
-}
-
-// plain reads the token at s[i] that both engines read alike: a number
-// (digits, points, '_'; letters after them start a name, as they would for
-// PostgreSQL before version 15), a name, or a punctuation character. It
-// returns the end of the token and out with the token added.
-func plain(s string, i int, out []token) (int, []token) {
-	switch c := s[i]; {
-	case '0' <= c && c <= '9' || c == '.' && i+1 < len(s) && '0' <= s[i+1] && s[i+1] <= '9':
-		i++
-		for i < len(s) && ('0' <= s[i] && s[i] <= '9' || s[i] == '.' || s[i] == '_') {
-			i++
-		}
-		return i, out
-	case isNameStart(c):
-		j := name(s, i)
-		return j, append(out, token{tokName, strings.ToLower(s[i:j])})
-	}
-	return i + 1, append(out, token{tokPunct, s[i : i+1]})
-}
-
-// lexPostgres splits text as PostgreSQL's lexer does, with backslash
-// escapes in plain strings if backslash (standard_conforming_strings off;
-// read-only transactions set it on).
-func lexPostgres(s string, backslash bool) ([]token, error) {
-	var out []token
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
-			i++
-		case strings.HasPrefix(s[i:], "--"):
-			j := strings.IndexAny(s[i:], "\n\r")
-			if j < 0 {
-				return out, nil
-			}
-			i += j
-		case strings.HasPrefix(s[i:], "/*"):
-			// Comments nest.
-			depth, j := 1, i+2
-			for ; j < len(s) && depth > 0; j++ {
-				switch {
-				case strings.HasPrefix(s[j:], "/*"):
-					depth++
-					j++
-				case strings.HasPrefix(s[j:], "*/"):
-					depth--
-					j++
-				}
-			}
-			i = j
-		case c == '\'':
-			i = quoted(s, i, '\'', backslash)
-		case (c == 'e' || c == 'E') && i+1 < len(s) && s[i+1] == '\'':
-			i = quoted(s, i+1, '\'', true)
-		case (c == 'u' || c == 'U') && strings.HasPrefix(s[i+1:], "&'"):
-			i = quoted(s, i+2, '\'', false)
-		case (c == 'u' || c == 'U') && strings.HasPrefix(s[i+1:], "&\""):
-			return nil, sudokulab.WrapError(sudokulab.EINVALID, ErrOutside, "sql: read-only SQL refuses Unicode-escaped names (U&\"...\")")
-		case c == '"':
-			j := quoted(s, i, '"', false)
-			out = append(out, token{tokName, strings.ReplaceAll(strings.TrimSuffix(s[i+1:j], `"`), `""`, `"`)})
-			i = j
-		case c == '$':
-			// A dollar quote $tag$...$tag$, or a parameter $1.
-			j := i + 1
-			if j < len(s) && isNameStart(s[j]) {
-				for j < len(s) && isNameByte(s[j]) && s[j] != '$' {
-					j++
-				}
-			}
-			if j < len(s) && s[j] == '$' {
-				tag := s[i : j+1]
-				end := strings.Index(s[j+1:], tag)
-				if end < 0 {
-					return out, nil
-				}
-				i = j + 1 + end + len(tag)
-				break
-			}
-			i++
-			for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-				i++
-			}
-		default:
-			i, out = plain(s, i, out)
-		}
-	}
-	return out, nil
-}
-
-// lexSQLite splits text as SQLite's tokenizer does.
-func lexSQLite(s string) ([]token, error) {
-	var out []token
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
-			i++
-		case strings.HasPrefix(s[i:], "--"):
-			j := strings.IndexByte(s[i:], '\n')
-			if j < 0 {
-				return out, nil
-			}
-			i += j
-		case strings.HasPrefix(s[i:], "/*"):
-			j := strings.Index(s[i+2:], "*/")
-			if j < 0 {
-				return out, nil
-			}
-			i += j + 4
-		case c == '\'':
-			i = quoted(s, i, '\'', false)
-		case c == '"' || c == '`':
-			j := quoted(s, i, c, false)
-			out = append(out, token{tokName, strings.ToLower(strings.ReplaceAll(strings.TrimSuffix(s[i+1:j], string(c)), string(c)+string(c), string(c)))})
-			i = j
-		case c == '[':
-			j := strings.IndexByte(s[i:], ']')
-			if j < 0 {
-				return out, nil
-			}
-			out = append(out, token{tokName, strings.ToLower(s[i+1 : i+j])})
-			i += j + 1
-		default:
-			i, out = plain(s, i, out)
-		}
-	}
-	return out, nil
-}

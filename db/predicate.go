@@ -40,11 +40,11 @@ var predicateReaders = []predicateReader{
 // is pasted into or end the statement (see predicateReader), or that calls
 // a function acting outside the read-only transaction (RefusedFunctions).
 func checkPredicate(where string) error {
-	if strings.IndexByte(where, 0) >= 0 {
-		return sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: holds a NUL byte", where)
-	}
 	if err := checkCalls(where); err != nil {
 		return err
+	}
+	if strings.IndexByte(where, 0) >= 0 {
+		return sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: holds a NUL byte", where)
 	}
 	for _, r := range predicateReaders {
 		if reason := r.check(where); reason != "" {
@@ -59,27 +59,61 @@ func checkPredicate(where string) error {
 func (r predicateReader) check(s string) string {
 	depth := 0
 	stray := "" // the first ')' without its '('
+	reason := r.scan(s, func(t token, at int) string {
+		switch t.text {
+		case "(":
+			depth++
+		case ")":
+			if depth == 0 && stray == "" {
+				// Read on: a ';' is the graver fault.
+				stray = fmt.Sprintf("the ')' at byte %d closes a parenthesis the predicate did not open", at)
+			}
+			depth--
+		case ";":
+			return "must be one expression, without ';'"
+		}
+		return ""
+	})
+	if reason != "" {
+		return reason
+	}
+	return r.closeAt(depth, stray)
+}
+
+// scan reads s as this engine tokenizes SQL and calls visit, with its
+// byte offset, for each token that is not a literal or a comment: a name
+// (tokName: lower-cased, as given inside quotes on PostgreSQL), a
+// Unicode-escaped PostgreSQL name U&"..." (tokUnicodeName, which could
+// spell any name), and each other character (tokPunct). It returns why s
+// cannot be read to its end (a string, quoted name or comment that does
+// not end, an ambiguous '$'), or the first reason a visit returned, or "".
+func (r predicateReader) scan(s string, visit func(t token, at int) string) string {
 	for i := 0; i < len(s); {
 		c := s[i]
+		var t token
+		at := i
 		switch {
 		case c == '-' && strings.HasPrefix(s[i:], "--"):
 			j := strings.IndexByte(s[i:], '\n')
 			if j < 0 {
-				return r.closeAt(depth, stray) // the wrapper's newline ends the comment
+				return "" // the wrapper's newline ends the comment
 			}
 			i += j + 1
+			continue
 		case c == '/' && strings.HasPrefix(s[i:], "/*"):
 			end := r.commentEnd(s, i)
 			if end < 0 {
 				return "a /* comment is not closed"
 			}
 			i = end
+			continue
 		case c == '\'':
 			end := r.quoted(s, i, '\'', r.backslash)
 			if end < 0 {
 				return fmt.Sprintf("a string opened at byte %d is not closed (as %s reads it)", i, r.engine)
 			}
 			i = end
+			continue
 		case c == '"' || (c == '`' || c == '[') && !r.pg:
 			closer := c
 			if c == '[' {
@@ -89,15 +123,32 @@ func (r predicateReader) check(s string) string {
 			if end < 0 {
 				return fmt.Sprintf("a quoted name opened at byte %d is not closed (as %s reads it)", i, r.engine)
 			}
-			i = end
+			name := s[i+1 : end-1]
+			if closer != ']' {
+				name = strings.ReplaceAll(name, string(closer)+string(closer), string(closer))
+			}
+			if !r.pg {
+				name = strings.ToLower(name) // SQLite's names ignore case, quoted or not
+			}
+			t, i = token{tokName, name}, end
 		case c == '$' && r.pg:
 			end, ok := dollarQuoted(s, i)
 			if !ok {
 				return fmt.Sprintf("a $-quoted string opened at byte %d is not closed (as %s reads it)", i, r.engine)
 			}
+			if end == i+1 {
+				t = token{tokPunct, "$"}
+			}
 			i = end
 		case (c == '$' || c == '@' || c == ':' || c == '#') && !r.pg:
 			i = sqliteVariable(s, i)
+			continue
+		case r.pg && (c == 'u' || c == 'U') && strings.HasPrefix(s[i+1:], "&\""):
+			end := r.quoted(s, i+2, '"', false)
+			if end < 0 {
+				return fmt.Sprintf("a quoted name opened at byte %d is not closed (as %s reads it)", i+2, r.engine)
+			}
+			t, i = token{tokUnicodeName, s[i:end]}, end
 		case identStart(c) || isDigit(c):
 			j := i + 1
 			for j < len(s) && (identChar(s[j]) || isDigit(c) && s[j] == '.') {
@@ -114,26 +165,33 @@ func (r predicateReader) check(s string) string {
 				if end < 0 {
 					return fmt.Sprintf("a string opened at byte %d is not closed (as %s reads it)", j, r.engine)
 				}
-				j = end
+				i = end
+				continue
+			}
+			word := s[i:j]
+			if isDigit(c) {
+				// Letters after a number may start a name (PostgreSQL
+				// before version 15): read them as one, to be safe.
+				word = strings.TrimLeft(word, "0123456789._")
+			}
+			if word != "" {
+				t = token{tokName, strings.ToLower(word)}
 			}
 			i = j
-		case c == '(':
-			depth++
+		case isSpace(c) || c == '\v':
 			i++
-		case c == ')':
-			if depth == 0 && stray == "" {
-				// Read on: a ';' is the graver fault.
-				stray = fmt.Sprintf("the ')' at byte %d closes a parenthesis the predicate did not open", i)
-			}
-			depth--
-			i++
-		case c == ';':
-			return "must be one expression, without ';'"
+			continue
 		default:
+			t = token{tokPunct, s[i : i+1]}
 			i++
 		}
+		if t.text != "" {
+			if reason := visit(t, at); reason != "" {
+				return reason
+			}
+		}
 	}
-	return r.closeAt(depth, stray)
+	return ""
 }
 
 // closeAt is the complaint about the parentheses at the end: a stray ')'
