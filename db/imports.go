@@ -28,9 +28,10 @@ type ImportRow struct {
 	// ImportID, SourceLine and Metadata (empty or a JSON object, not
 	// checked) are used; the position is the next one of the collection.
 	Membership sudokulab.Membership
-	// Ratings are the file's ratings of the puzzle (PuzzleID is set by
-	// Write), stored with Membership.ImportID as their import_id. They
-	// never replace a stored rating of the same name: one computed here
+	// Ratings are stored for the puzzle (PuzzleID is set by Write). A
+	// rating computed here (ImportID 0) replaces the puzzle's rating by
+	// its rater. A file's rating (ImportID naming the import) never
+	// replaces a stored rating of the same name: one computed here
 	// (import_id NULL) or an earlier file's claim, whose value stays (the
 	// writer counts those that differ in KeptRatings); a rating named
 	// FileRater(r) equal to the computed rating r is not stored either
@@ -482,23 +483,22 @@ type storedRating struct {
 }
 
 // ratings stores the ratings of at most chunk rows; of two ratings of a
-// puzzle by one rater the later wins. A rating whose puzzle has one of
-// that name already, or that repeats the computed rating a FileRater name
-// stands for, is left out: so a failed import, which removes its own
-// ratings, takes nothing else with it.
+// puzzle by one rater the later wins. A rating computed here (ImportID 0,
+// such as generate's) replaces the puzzle's rating by its rater. A file's
+// rating (ImportID set) whose puzzle has one of that name already, or that
+// repeats the computed rating a FileRater name stands for, is left out: so
+// a failed import, which removes its own ratings, takes nothing else with
+// it.
 func (w *ImportWriter) ratings(ctx context.Context, rows []ImportRow) error {
 	last := map[ratingKey]sudokulab.Rating{}
 	var order []ratingKey
-	var stored []any // puzzles stored before that the file rates
+	var stored []any // puzzles stored before that a file rates
 	for _, r := range rows {
-		if len(r.Ratings) > 0 && !r.Created {
+		if !r.Created && slices.ContainsFunc(r.Ratings, func(x sudokulab.Rating) bool { return x.ImportID != 0 }) {
 			stored = append(stored, r.Puzzle.ID)
 		}
 		for _, x := range r.Ratings {
 			x.PuzzleID = r.Puzzle.ID
-			if x.ImportID == 0 {
-				x.ImportID = r.Membership.ImportID
-			}
 			k := ratingKey{x.PuzzleID, x.Rater}
 			if _, ok := last[k]; !ok {
 				order = append(order, k)
@@ -513,6 +513,9 @@ func (w *ImportWriter) ratings(ctx context.Context, rows []ImportRow) error {
 		}
 		order = slices.DeleteFunc(order, func(k ratingKey) bool {
 			r := last[k]
+			if r.ImportID == 0 {
+				return false
+			}
 			if s, ok := have[k]; ok {
 				if !s.computed && !(sameValue(s.value, r.Value) && s.label == r.Label) {
 					w.KeptRatings++
@@ -526,23 +529,32 @@ func (w *ImportWriter) ratings(ctx context.Context, rows []ImportRow) error {
 			return false
 		})
 	}
-	for start := 0; start < len(order); start += chunk {
-		part := order[start:min(start+chunk, len(order))]
-		args := make([]any, 0, 8*len(part))
-		for _, k := range part {
-			r := last[k]
-			if r.Options == "" {
-				r.Options = "{}"
-			}
-			args = append(args, r.PuzzleID, r.Rater, r.RaterVersion, r.Options, r.Value, nullStr(r.Label), nullStr(r.Details), w.now, nullID(r.ImportID))
+	// Computed ratings replace; a file's never do (DO NOTHING also keeps
+	// a rating stored since it was read).
+	for _, fromFile := range []bool{false, true} {
+		keys := slices.DeleteFunc(slices.Clone(order), func(k ratingKey) bool { return (last[k].ImportID != 0) != fromFile })
+		conflict := `DO UPDATE SET rater_version = excluded.rater_version, options = excluded.options, value = excluded.value,
+			label = excluded.label, details = excluded.details, rated_at = excluded.rated_at, import_id = NULL`
+		if fromFile {
+			conflict = `DO NOTHING`
 		}
-		// DO NOTHING keeps a rating stored since it was read.
-		err := w.exec(ctx, w.x.Rebind(`
-			INSERT INTO ratings (puzzle_id, rater, rater_version, options, value, label, details, rated_at, import_id)
-			VALUES `+values(len(part), 9)+`
-			ON CONFLICT (puzzle_id, rater) DO NOTHING`), len(part), args...)
-		if err != nil {
-			return dbError(err, "import ratings")
+		for start := 0; start < len(keys); start += chunk {
+			part := keys[start:min(start+chunk, len(keys))]
+			args := make([]any, 0, 9*len(part))
+			for _, k := range part {
+				r := last[k]
+				if r.Options == "" {
+					r.Options = "{}"
+				}
+				args = append(args, r.PuzzleID, r.Rater, r.RaterVersion, r.Options, r.Value, nullStr(r.Label), nullStr(r.Details), w.now, nullID(r.ImportID))
+			}
+			err := w.exec(ctx, w.x.Rebind(`
+				INSERT INTO ratings (puzzle_id, rater, rater_version, options, value, label, details, rated_at, import_id)
+				VALUES `+values(len(part), 9)+`
+				ON CONFLICT (puzzle_id, rater) `+conflict), len(part), args...)
+			if err != nil {
+				return dbError(err, "import ratings")
+			}
 		}
 	}
 	return nil

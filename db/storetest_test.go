@@ -1091,6 +1091,12 @@ func suiteImportedRatingsBesideComputed(t *testing.T, d *db.DB) {
 	if n := countOf(t, d, "SELECT COUNT(*) FROM ratings WHERE import_id = 9"); n != 1 {
 		t.Errorf("%d ratings of import 9, want 1", n)
 	}
+	// A rating computed here (generate's) replaces the puzzle's rating by
+	// its rater, as rate does.
+	write(0, 20, sudokulab.Rating{Rater: "human", RaterVersion: "5", Value: f(3500), Label: "unfair"})
+	if got, want := ratings(), "file:human=5000///8 human=3500/unfair//0 se-er=7.2///8"; got != want {
+		t.Errorf("after a computed rating: %s, want %s", got, want)
+	}
 	if got, want := db.FileRater("human", []string{"givens", "human"}), "file:human"; got != want {
 		t.Errorf("FileRater(human) = %q, want %q", got, want)
 	}

@@ -301,6 +301,9 @@ func runGenerate(ctx context.Context, cmd *cobra.Command, o *generateOptions) er
 	wctx := context.WithoutCancel(ctx)
 	im.Notes = generationNotes(optionsJSON, "generating")
 	err = d.WithTx(wctx, func(tx *sqlx.Tx) error {
+		if c, err := db.GetCollection(wctx, tx, o.collection); err == nil && c.Frozen {
+			return sudokulab.Errorf(sudokulab.EINVALID, "collection %s is frozen (sudokulab collections add made it): generate into another --collection", o.collection)
+		}
 		id, err := db.EnsureCollection(wctx, tx, o.collection, "puzzles made by "+im.FileName)
 		if err != nil {
 			return err

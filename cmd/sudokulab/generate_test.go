@@ -53,9 +53,18 @@ func TestGenerateRating(t *testing.T) {
 	got := mustRun(t, "--db", dbPath, "-O", "csv", "sql", `SELECT count(*) AS n FROM puzzle_catalog c
 		JOIN ratings r ON r.puzzle_id = c.id AND r.rater = 'human'
 		JOIN rating_levels l ON l.rater = r.rater AND l.label = r.label
-		WHERE c.collection = 'hard' AND l.level >= 3`)
+		WHERE c.collection = 'hard' AND l.level >= 3 AND r.import_id IS NULL`)
 	if got != "n\n4\n" {
-		t.Errorf("hard puzzles rated: %s", got)
+		t.Errorf("hard puzzles rated here: %s", got)
+	}
+	// A frozen collection gets no generated puzzles.
+	mustRun(t, "--db", dbPath, "collections", "add", "frozen", "--where", "1 = 1")
+	_, errOut, code := run(t, "--db", dbPath, "generate", "--count", "1", "--collection", "frozen", "--seed", "2")
+	if code != exitInvalid || !strings.Contains(errOut, "collection frozen is frozen") {
+		t.Errorf("generate into a frozen collection: exit %d, %q", code, errOut)
+	}
+	if got := mustRun(t, "--db", dbPath, "-O", "csv", "sql", "SELECT count(*) AS n FROM puzzles"); got != "n\n4\n" {
+		t.Errorf("puzzles after a refused generate: %s", got)
 	}
 }
 
