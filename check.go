@@ -254,17 +254,10 @@ func (r *Rating) Check() error {
 // ended with: another shape, a symbol out of range, a given changed, or,
 // for a solved run, no solution of the puzzle.
 func CheckFinalGrid(puzzle, final Grid, solved bool) error {
-	if final.Shape != puzzle.Shape {
-		return fmt.Errorf("final grid is %s, the puzzle %s", final.Shape, puzzle.Shape)
+	if err := checkGridOf(puzzle, final); err != nil {
+		return err
 	}
-	if len(final.Cells) != len(puzzle.Cells) {
-		return fmt.Errorf("final grid has %d cells, want %d", len(final.Cells), len(puzzle.Cells))
-	}
-	n := puzzle.N()
 	for i, v := range puzzle.Cells {
-		if int(final.Cells[i]) > n {
-			return fmt.Errorf("final grid: %s holds %d, above %d", puzzle.Geometry().CellName(i), final.Cells[i], n)
-		}
 		if v != 0 && final.Cells[i] != v {
 			return fmt.Errorf("final grid changes the given at %s", puzzle.Geometry().CellName(i))
 		}
@@ -277,11 +270,29 @@ func CheckFinalGrid(puzzle, final Grid, solved bool) error {
 	return nil
 }
 
+// checkGridOf reports a final grid of another shape than puzzle, or with
+// a symbol out of range.
+func checkGridOf(puzzle, final Grid) error {
+	if final.Shape != puzzle.Shape {
+		return fmt.Errorf("final grid is %s, the puzzle %s", final.Shape, puzzle.Shape)
+	}
+	if len(final.Cells) != len(puzzle.Cells) {
+		return fmt.Errorf("final grid has %d cells, want %d", len(final.Cells), len(puzzle.Cells))
+	}
+	for i, v := range final.Cells {
+		if int(v) > puzzle.N() {
+			return fmt.Errorf("final grid: %s holds %d, above %d", puzzle.Geometry().CellName(i), v, puzzle.N())
+		}
+	}
+	return nil
+}
+
 // Check reports a run that run would not record on puzzle (the givens of
 // its puzzle): an unknown status, a negative budget, counter, cost or
-// time, a final grid that is not one of puzzle (see CheckFinalGrid), a
-// solved run without its solution or with a cost above 0, or oversized
-// text.
+// time, a final grid that is not one of puzzle (see CheckFinalGrid; of a
+// run that ended in an error, only its shape and symbols are checked,
+// since run records what the failing solver returned), a solved run
+// without its solution or with a cost above 0, or oversized text.
 func (r *Run) Check(puzzle Grid) error {
 	if !r.Status.Valid() {
 		return fmt.Errorf("status %.80q: want solved, unsolved, timeout, canceled or error", string(r.Status))
@@ -324,6 +335,12 @@ func (r *Run) Check(puzzle Grid) error {
 	}
 	solved := r.Status == StatusSolved
 	switch {
+	case len(r.FinalGrid.Cells) > 0 && r.Status == StatusError:
+		// What a failing solver returned, kept as it was (a changed
+		// given may be why the run failed).
+		if err := checkGridOf(puzzle, r.FinalGrid); err != nil {
+			return err
+		}
 	case len(r.FinalGrid.Cells) > 0:
 		if err := CheckFinalGrid(puzzle, r.FinalGrid, solved); err != nil {
 			return err

@@ -107,6 +107,9 @@ func TestCheckRecords(t *testing.T) {
 		{"run other shape", func() error {
 			return (&sudokulab.Run{Status: sudokulab.StatusUnsolved, FinalGrid: sudokulab.MustParse(strings.Repeat(".", 16))}).Check(puzzle)
 		}, "final grid is 4x4 (2x2 boxes), the puzzle 9x9"},
+		{"run error keeps what the solver returned", func() error {
+			return (&sudokulab.Run{Status: sudokulab.StatusError, FinalGrid: changed, Error: "solver changed a given"}).Check(puzzle)
+		}, ""},
 		{"run status", func() error { return (&sudokulab.Run{Status: "finished"}).Check(puzzle) }, `status "finished"`},
 		{"run negative evaluations", func() error {
 			return (&sudokulab.Run{Status: sudokulab.StatusUnsolved, Evaluations: -1}).Check(puzzle)

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -179,13 +180,21 @@ func (r *Recorder) Finish() []sudokulab.TrajectoryPoint {
 		r.lastStored = true
 	}
 	for i := range r.points {
-		r.points[i].CurrentCost = &r.cur[i]
-		if r.conv[i] != 0 {
+		// A measure that is no finite number is none (NULL): what a
+		// reader of the lab (merge, export) takes as a number.
+		r.points[i].CurrentCost, r.points[i].Convergence = nil, nil
+		if finite(r.cur[i]) {
+			r.points[i].CurrentCost = &r.cur[i]
+		}
+		if r.conv[i] != 0 && finite(r.conv[i]) {
 			r.points[i].Convergence = &r.conv[i]
 		}
 	}
 	return r.points
 }
+
+// finite reports whether f is neither NaN nor infinite.
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 // Points finishes the run like Finish and returns a copy of the points
 // that the caller owns (two allocations, whatever their number).
@@ -195,8 +204,10 @@ func (r *Recorder) Points() []sudokulab.TrajectoryPoint {
 	vals := make([]float64, 2*len(pts))
 	for i, p := range pts {
 		out[i] = p
-		vals[2*i] = *p.CurrentCost
-		out[i].CurrentCost = &vals[2*i]
+		if p.CurrentCost != nil {
+			vals[2*i] = *p.CurrentCost
+			out[i].CurrentCost = &vals[2*i]
+		}
 		if p.Convergence != nil {
 			vals[2*i+1] = *p.Convergence
 			out[i].Convergence = &vals[2*i+1]

@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -366,5 +367,30 @@ func TestRecorderReuseNoAllocs(t *testing.T) {
 	allocs := testing.AllocsPerRun(10, func() { record(r, steps) })
 	if allocs != 0 {
 		t.Errorf("%v allocations per run of 100 stored steps, want 0", allocs)
+	}
+}
+
+// TestRecorderNonFiniteMeasures records steps whose current cost and
+// convergence are no finite numbers: the points hold none (NULL), so
+// that they pass the checks of what a lab stores.
+func TestRecorderNonFiniteMeasures(t *testing.T) {
+	r := runner.NewRecorder(runner.Trace{Every: 1})
+	for i, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 2.5} {
+		r.Observe(sudokulab.Step{Generation: int64(i + 1), Evaluations: int64(i + 1), BestCost: 3, CurrentCost: v, Convergence: v})
+	}
+	pts := r.Points()
+	if len(pts) != 4 {
+		t.Fatalf("%d points, want 4", len(pts))
+	}
+	for i, p := range pts {
+		if err := p.Check(); err != nil {
+			t.Errorf("point %d: %v", i, err)
+		}
+		if finite := i == 3; (p.CurrentCost != nil) != finite || (p.Convergence != nil) != finite {
+			t.Errorf("point %d: current cost %v, convergence %v; want them only when finite", i, p.CurrentCost, p.Convergence)
+		}
+	}
+	if *pts[3].CurrentCost != 2.5 || *pts[3].Convergence != 2.5 {
+		t.Errorf("finite point: %v, %v, want 2.5", *pts[3].CurrentCost, *pts[3].Convergence)
 	}
 }
