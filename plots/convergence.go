@@ -20,6 +20,9 @@ type ConvergenceData struct {
 	XLabel string
 	// Budgets are the runs' limits on the budget axis, marked on it.
 	Budgets []float64
+	// BudgetName names them on their lines ("budget 300"); "" means
+	// "budget". Limits of time are "time limit", in seconds.
+	BudgetName string
 	// QuantLo and QuantHi bound the shaded band (0.25 and 0.75 when both
 	// are 0).
 	QuantLo, QuantHi float64
@@ -80,7 +83,7 @@ func Convergence(d ConvergenceData, o Options) (*Figure, error) {
 				return nil, err
 			}
 		}
-		p.Add(budgetLines(d.Budgets, mx)...)
+		p.Add(budgetLines(d.Budgets, d.BudgetName, mx)...)
 		mx.set(&p.X, xs...)
 		my.set(&p.Y, ys...)
 		ps = append(ps, p)

@@ -19,6 +19,9 @@ type ECDFData struct {
 	XLabel string
 	// Budgets are the runs' limits on the budget axis, marked on it.
 	Budgets []float64
+	// BudgetName names them on their lines ("budget 300"); "" means
+	// "budget". Limits of time are "time limit", in seconds.
+	BudgetName string
 	// Used is the largest budget a run spent, solved or not: the curves
 	// go on to it (or to the largest budget).
 	Used float64
@@ -112,7 +115,7 @@ func ECDF(d ECDFData, o Options) (*Figure, error) {
 			thumb: lineThumb(draw.LineStyle{Color: c, Width: vg.Points(1.5)}, bandColor),
 		})
 	}
-	p.Add(budgetLines(d.Budgets, mx)...)
+	p.Add(budgetLines(d.Budgets, d.BudgetName, mx)...)
 	mx.set(&p.X, xs...)
 	p.Y.Min, p.Y.Max = -0.03, 1.03
 	p.Y.Tick.Marker = fractionTicks

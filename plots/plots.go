@@ -152,8 +152,12 @@ func (v vline) DataRange() (xmin, xmax, ymin, ymax float64) {
 }
 
 // budgetLines returns the marks of the distinct positive budgets: all of
-// them when there are at most three, else the largest.
-func budgetLines(budgets []float64, mx axisMap) []plot.Plotter {
+// them when there are at most three, else the largest, each labelled with
+// name (or "budget") and its value.
+func budgetLines(budgets []float64, name string, mx axisMap) []plot.Plotter {
+	if name == "" {
+		name = "budget"
+	}
 	bs := slices.DeleteFunc(slices.Clone(budgets), func(b float64) bool { return !(b > 0) || math.IsInf(b, 0) })
 	slices.Sort(bs)
 	bs = slices.Compact(bs)
@@ -162,7 +166,7 @@ func budgetLines(budgets []float64, mx axisMap) []plot.Plotter {
 	}
 	var out []plot.Plotter
 	for _, b := range bs {
-		out = append(out, vline{x: mx.at(b), label: "budget " + FormatNumber(b)})
+		out = append(out, vline{x: mx.at(b), label: name + " " + FormatNumber(b)})
 	}
 	return out
 }

@@ -135,6 +135,20 @@ func TestContent(t *testing.T) {
 			}
 		}
 	}
+	// Limits of time are named so on their lines.
+	d := ecdfFixture()
+	d.XLabel, d.BudgetName = "CPU seconds", "wall-clock limit (s)"
+	f, err := plots.ECDF(d, plots.Options{Resamples: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var timed bytes.Buffer
+	if err := f.WriteSVG(&timed); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(timed.String(), "wall-clock limit (s) 50000") || strings.Contains(timed.String(), "budget 50000") {
+		t.Error("ecdf: the time limit is not named so on its line")
+	}
 	// A group where no configuration drawn has runs is left out.
 	var buf bytes.Buffer
 	fs["success"].WriteSVG(&buf)

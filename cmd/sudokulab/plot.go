@@ -347,6 +347,15 @@ func (o *plotOptions) budgetAxis(ctx context.Context, d *db.DB, x string, trajec
 	return axis, nil
 }
 
+// budgetName names the budget lines on axis x: the runs' time limit
+// (timeout_ms, wall clock) on an axis of seconds, else their budget.
+func budgetName(x string) string {
+	if x == "seconds" || x == "cpu" {
+		return "wall-clock limit (s)"
+	}
+	return "budget"
+}
+
 // axisLabel names a budget axis with its unit: unit is the effort unit
 // of the effort axis.
 func axisLabel(x, unit string) string {
@@ -613,7 +622,7 @@ func (o *plotOptions) convergence(ctx context.Context, d *db.DB) (*plots.Figure,
 	po := o.plotOpts()
 	po.LogY = o.convLogY
 	return plots.Convergence(plots.ConvergenceData{
-		Runs: runs, XLabel: axisLabel(x, ""), Budgets: budgets, QuantLo: q[0], QuantHi: q[1],
+		Runs: runs, XLabel: axisLabel(x, ""), Budgets: budgets, BudgetName: budgetName(x), QuantLo: q[0], QuantHi: q[1],
 		PerPanel: perPanel(o.convPanels, len(names)),
 	}, po)
 }
@@ -697,7 +706,7 @@ func (o *plotOptions) ecdf(ctx context.Context, d *db.DB) (*plots.Figure, error)
 		return nil, err
 	}
 	o.budgetsDrawn = budgets
-	return plots.ECDF(plots.ECDFData{Series: rts, XLabel: axisLabel(x, units[0]), Budgets: budgets, Used: used}, o.plotOpts())
+	return plots.ECDF(plots.ECDFData{Series: rts, XLabel: axisLabel(x, units[0]), Budgets: budgets, BudgetName: budgetName(x), Used: used}, o.plotOpts())
 }
 
 func (o *plotOptions) success(ctx context.Context, d *db.DB) (*plots.Figure, error) {

@@ -44,6 +44,7 @@ func TestPlot(t *testing.T) {
 		{"ecdf-evaluations.svg", []string{"plot", "ecdf", "--config", "franco-tabu-table2", "--x", "effort"}, []string{">effort (evaluations)<"}},
 		{"ecdf-generations.svg", []string{"plot", "ecdf", "--axis", "generations", "--config", "exact", "--resamples", "0"},
 			[]string{"exact (8/8 solved)", "budget 300"}},
+		{"ecdf-time-limit.svg", []string{"plot", "ecdf", "--x", "cpu", "--config", "exact"}, []string{">CPU seconds<"}},
 		{"success.png", []string{"plot", "success"}, nil},
 		{"success.svg", []string{"plot", "success", "--level", "0.9"}, []string{"human label", "90 % Wilson interval", "easy", "medium"}},
 		// A run counts once in each collection, and once in the legend.
