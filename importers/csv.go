@@ -593,9 +593,8 @@ func gridText(o *Options, line int, s string) (rawCells, error) {
 			b = append(b, c)
 		}
 	}
-	side := isqrt(len(b))
-	if side*side != len(b) || !validSide(side) {
-		return rawCells{}, o.errorf(line, "%d cells, want %d", len(b), nearestCells(len(b)))
+	if why := badCells(len(b), string(b)); why != "" {
+		return rawCells{}, o.errorf(line, "%s", why)
 	}
 	return rawCells{chars: b}, nil
 }

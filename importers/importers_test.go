@@ -437,3 +437,22 @@ func TestParseSymbols(t *testing.T) {
 		}
 	}
 }
+
+// TestCellCountMessages gives lines whose cell count makes no grid: the
+// error says how many cells were read, what they were, and the sizes near
+// them; a square count whose side has no boxes (7x7) says so.
+func TestCellCountMessages(t *testing.T) {
+	line := mustLookup(t, importers.Default(), "line")
+	tests := []struct{ cells, want string }{
+		{strings.Repeat("1", 49), `x.txt:1: 49 cells, want 36 (6x6) or 64 (8x8) (a 7x7 grid has no boxes): read "1111111111111111111111111111111111111111..."`},
+		{strings.Repeat(".", 80), `x.txt:1: 80 cells, want 81 (9x9): read "..........................................."`},
+		{"1.3.5.7.9.1.3.5.7", `x.txt:1: 17 cells, want 16 (4x4): read "1.3.5.7.9.1.3.5.7"`},
+		{strings.Repeat("0", 50), `x.txt:1: 50 cells, want 36 (6x6) or 64 (8x8)`},
+	}
+	for _, tt := range tests {
+		d := decodeWith(line, []byte(tt.cells+"\n"), importers.Options{File: "x.txt"})
+		if len(d.errs) != 1 || !strings.HasPrefix(d.errs[0].Error(), tt.want) {
+			t.Errorf("%d cells: %v, want %q", len(tt.cells), d.errs, tt.want)
+		}
+	}
+}

@@ -306,9 +306,8 @@ func jsonGrid(o *Options, line int, v json.RawMessage) (rawCells, error) {
 			return rawCells{}, o.errorf(line, "%v", err)
 		}
 	}
-	side := isqrt(len(toks))
-	if side*side != len(toks) || !validSide(side) {
-		return rawCells{}, o.errorf(line, "%d cells, want %d", len(toks), nearestCells(len(toks)))
+	if why := badCells(len(toks), strings.Join(toks, ",")); why != "" {
+		return rawCells{}, o.errorf(line, "%s", why)
 	}
 	for i, t := range toks {
 		if _, err := strconv.Atoi(t); err != nil && t != "" && t != "." {

@@ -67,15 +67,43 @@ func validSide(n int) bool {
 	return err == nil
 }
 
-// nearestCells returns the cell count of the grid size closest to n.
-func nearestCells(n int) int {
-	best := 81
-	for side := 4; side <= sudokulab.MaxN; side++ {
-		if validSide(side) && abs(side*side-n) < abs(best-n) {
-			best = side * side
+// badCells says why n cells, read as text, make no grid (their count is
+// not a square, or its side has no box shape), naming what was read and
+// the sizes near it; "" when they make one.
+func badCells(n int, text string) string {
+	side := isqrt(n)
+	if side*side == n && validSide(side) {
+		return ""
+	}
+	below, above := 0, 0
+	for s := 4; s <= sudokulab.MaxN; s++ {
+		switch c := s * s; {
+		case !validSide(s):
+		case c < n:
+			below = c
+		case c > n && above == 0:
+			above = c
 		}
 	}
-	return best
+	size := func(c int) string { return fmt.Sprintf("%d (%dx%d)", c, isqrt(c), isqrt(c)) }
+	var want string
+	switch {
+	case below == 0:
+		want = size(above)
+	case above == 0:
+		want = size(below)
+	case side*side == n || n-below == above-n:
+		want = size(below) + " or " + size(above)
+	case n-below < above-n:
+		want = size(below)
+	default:
+		want = size(above)
+	}
+	why := fmt.Sprintf("%d cells, want %s", n, want)
+	if side*side == n {
+		why += fmt.Sprintf(" (a %dx%d grid has no boxes)", side, side)
+	}
+	return why + fmt.Sprintf(": read %q", clip(text, 40))
 }
 
 func abs(x int) int {
@@ -143,13 +171,11 @@ func decodeLine(r io.Reader, o Options) iter.Seq2[Record, error] {
 				}
 				continue
 			}
-			n := len(tok)
-			side := isqrt(n)
 			var p pending
 			seen = true
-			switch {
-			case side*side != n || !validSide(side):
-				p.err = o.errorf(lr.line, "%d cells, want %d", n, nearestCells(n))
+			switch why := badCells(len(tok), string(tok)); {
+			case why != "":
+				p.err = o.errorf(lr.line, "%s", why)
 			default:
 				p.rec = Record{Line: lr.line}
 				if id != nil {

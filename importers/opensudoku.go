@@ -196,12 +196,11 @@ func openSudokuGame(o *Options, e xml.StartElement, line int, folder string, v1 
 			b[i] = '0'
 		}
 	}
-	side := isqrt(len(b))
-	switch {
-	case side*side != len(b) || !validSide(side):
-		p.err = o.errorf(line, "%d cells, want %d", len(b), nearestCells(len(b)))
+	if why := badCells(len(b), string(b)); why != "" {
+		p.err = o.errorf(line, "%s", why)
 		return p
-	case side > 9:
+	}
+	if isqrt(len(b)) > 9 {
 		p.err = tooLargeForOpenSudoku(o, line, len(b))
 		return p
 	}

@@ -48,7 +48,7 @@ func TestImportOfNothing(t *testing.T) {
 		{"nothing parses", "rows.grid", "Grid 01\n1 2 3 | 4;5;6\nabc\n", nil,
 			"rows.grid: no puzzle imported: nothing in it reads as a puzzle in the grid format"},
 		{"every entry rejected", "short.txt", escargot[:80] + "\n", []string{"--skip-invalid"},
-			"short.txt: no puzzle imported: all 1 entries were rejected (the first, line 1: 80 cells, want 81)"},
+			"short.txt: no puzzle imported: all 1 entries were rejected (the first, line 1: 80 cells, want 81 (9x9): read \"1....7.9..3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -326,7 +326,7 @@ func TestRateAndCheckFiles(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 5 {
 		t.Fatalf("check -O json: %v, %d rows:\n%s", err, len(rows), out)
 	}
-	if rows[0]["valid"] != true || rows[1]["solutions"] != "2+" || rows[3]["solutions"] != 0.0 || rows[4]["problem"] != "80 cells, want 81" {
+	if rows[0]["valid"] != true || rows[1]["solutions"] != "2+" || rows[3]["solutions"] != 0.0 || !strings.HasPrefix(rows[4]["problem"].(string), "80 cells, want 81 (9x9): read ") {
 		t.Errorf("check -O json: %v", rows)
 	}
 	if _, err := os.Stat(dbPath); !os.IsNotExist(err) {
