@@ -426,9 +426,11 @@ func (w *ImportWriter) memberships(ctx context.Context, rows []ImportRow) error 
 		pos, ok := w.next[m.CollectionID]
 		if !ok {
 			var last, frozen int
-			if err := x.QueryRowxContext(ctx, x.Rebind(`SELECT COALESCE(MAX(cp.position), 0), MAX(c.frozen)
-				FROM collections c LEFT JOIN collection_puzzles cp ON cp.collection_id = c.id WHERE c.id = ?`),
-				m.CollectionID).Scan(&last, &frozen); err != nil {
+			// Two scalar subqueries: MAX(position) alone reads one index entry.
+			if err := x.QueryRowxContext(ctx, x.Rebind(`SELECT
+				(SELECT COALESCE(MAX(position), 0) FROM collection_puzzles WHERE collection_id = ?),
+				(SELECT COALESCE(MAX(frozen), 0) FROM collections WHERE id = ?)`),
+				m.CollectionID, m.CollectionID).Scan(&last, &frozen); err != nil {
 				return dbError(err, "import memberships")
 			}
 			pos, w.frozen[m.CollectionID] = last+1, frozen == 1
