@@ -108,7 +108,7 @@ standard error when it is a terminal.`,
 	f.IntVar(&o.maxAttempts, "max-attempts", generator.DefaultMaxAttempts, "candidates tried for one puzzle before giving up")
 	f.IntVar(&o.jobs, "jobs", 0, "goroutines generating in parallel (0: one per CPU)")
 	f.DurationVar(&o.countTimeout, "count-timeout", generator.DefaultCountTimeout, "time limit of one count of solutions (large grids)")
-	f.DurationVar(&o.rateTimeout, "rate-timeout", generator.DefaultRateTimeout, "time limit of one rating; a candidate rated too slowly is dropped")
+	f.DurationVar(&o.rateTimeout, "rate-timeout", 0, "time limit of one rating; a candidate rated too slowly is dropped (default: the rater's own, as rate's --timeout: se 5m, the others 30s)")
 	return cmd
 }
 
@@ -280,6 +280,9 @@ func runGenerate(ctx context.Context, cmd *cobra.Command, o *generateOptions) er
 		if opts.Rating, err = ratingFilter(ctx, d, o.rating); err != nil {
 			return err
 		}
+		if opts.RateTimeout, err = rateTimeout(cmd, o.rateTimeout, opts.Rating.Rater.Name()); err != nil {
+			return err
+		}
 	}
 	gen, err := generator.New(opts)
 	if err != nil {
@@ -431,4 +434,18 @@ func generateArgs(g generation) string {
 		s += " --rating " + g.Rating
 	}
 	return s
+}
+
+// rateTimeout is the time limit of one rating of a candidate: --rate-timeout
+// when given, else the rater's own, as rate has it (a shorter one would drop
+// the hardest candidates, biasing what is made).
+func rateTimeout(cmd *cobra.Command, flag time.Duration, rater string) (time.Duration, error) {
+	if cmd.Flags().Changed("rate-timeout") {
+		return flag, nil
+	}
+	in, err := raters.Default().Lookup(rater)
+	if err != nil {
+		return 0, err
+	}
+	return in.TimeLimit(), nil
 }

@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"sudokulab/raters"
 	"sudokulab/solvers"
 )
 
@@ -155,6 +157,30 @@ func TestGenerateKilledLeavesATrueRecord(t *testing.T) {
 	for i, r := range rows {
 		if !strings.HasSuffix(r, ",1,1,1\n") || strings.HasPrefix(r, "0,") {
 			t.Errorf("imports row after batch %d: %q, want the puzzles stored so far, unfinished, noted as generating", i+1, r)
+		}
+	}
+}
+
+// TestGenerateRateTimeout gives a candidate's rating the rater's own time
+// limit, as rate does, unless --rate-timeout says otherwise.
+func TestGenerateRateTimeout(t *testing.T) {
+	for _, tt := range []struct {
+		args  []string
+		rater string
+		want  time.Duration
+	}{
+		{nil, "se", raters.SETimeout},
+		{nil, "human", raters.DefaultTimeout},
+		{[]string{"--rate-timeout", "3s"}, "se", 3 * time.Second},
+	} {
+		cmd := newGenerateCmd(&options{})
+		if err := cmd.ParseFlags(tt.args); err != nil {
+			t.Fatal(err)
+		}
+		flag, _ := cmd.Flags().GetDuration("rate-timeout")
+		got, err := rateTimeout(cmd, flag, tt.rater)
+		if err != nil || got != tt.want {
+			t.Errorf("%v, %s: %v, %v; want %v", tt.args, tt.rater, got, err, tt.want)
 		}
 	}
 }
