@@ -154,3 +154,44 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }
+
+// TestLineQuotedValues: labels and metadata values with white space, #
+// or a leading quote (as CSV columns, HoDoKu technique names and forum
+// labels have them) are written in double quotes and read back as they
+// were, not with _ for their spaces; and such a field is read from a
+// hand-written line.
+func TestLineQuotedValues(t *testing.T) {
+	f, err := importers.Default().Lookup("line")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := []importers.Record{
+		{Grid: sudokulab.MustParse(easy), Label: "HardestSudokusThread-02098;Pretty Biest",
+			Metadata: map[string]string{"technique_name": "Uniqueness Test 5", "deleted": "132 438\t468", "note": "a # b",
+				"q": `"hard" = "x"`, "field1": "two words", "field2": "AI", "id": "plain", "comment": "the snail"}},
+		{Grid: sudokulab.MustParse(escargot), Label: `"quoted"`, Metadata: map[string]string{"field1": "x=y", "lines": "one\ntwo"}},
+	}
+	var b bytes.Buffer
+	if err := f.Encode(&b, recs); err != nil {
+		t.Fatal(err)
+	}
+	d := decodeWith(f, b.Bytes(), importers.Options{File: "x.txt"})
+	if len(d.errs) > 0 || len(d.recs) != len(recs) {
+		t.Fatalf("decoding:\n%s\n%d records, errors %v", b.Bytes(), len(d.recs), d.errs)
+	}
+	for i, got := range d.recs {
+		if got.Label != recs[i].Label || !maps.Equal(got.Metadata, recs[i].Metadata) {
+			t.Errorf("%d: label %q, metadata %q; want %q, %q; encoded:\n%s", i, got.Label, got.Metadata, recs[i].Label, recs[i].Metadata, b.Bytes())
+		}
+	}
+
+	line := easy + ` label="Easter Monster" field1 ER=7.1 note="a "b"# c` + "\n"
+	d = decodeWith(f, []byte(line), importers.Options{File: "x.txt"})
+	if len(d.recs) != 1 {
+		t.Fatalf("%q: %d records, errors %v", line, len(d.recs), d.errs)
+	}
+	want := map[string]string{"field1": "field1", "ER": "7.1", "note": `"a`, "field2": `"b"`, "comment": "c"}
+	if got := d.recs[0]; got.Label != "Easter Monster" || !maps.Equal(got.Metadata, want) {
+		t.Errorf("%q: label %q, metadata %q; want Easter Monster, %q", line, got.Label, got.Metadata, want)
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"sudokulab"
 )
@@ -17,7 +19,7 @@ func lineFormat() Format {
 	return Format{
 		Name: "line",
 		Description: "one puzzle per line (81 characters for 9x9, blanks . 0 - * _ x); # comments, a count " +
-			"or header lines at the top; what follows the grid on its line is kept as metadata (field1 ..., KEY=VALUE; " +
+			"or header lines at the top; what follows the grid on its line is kept as metadata (field1 ..., KEY=VALUE, KEY=\"a value\"; " +
 			"--rating-column field1=RATER makes a number a rating), an id before it as id (<id> <puzzle> <rating>, " +
 			"as sudoku-exchange's puzzle bank); HoDoKu library lines (see hodoku-lib) may be mixed in",
 		Extensions: []string{".txt", ""},
@@ -259,16 +261,12 @@ func idAndGrid(s []byte) (id, tok, rest []byte) {
 // fields, KEY=VALUE fields kept under KEY (label=NAME is the label; the
 // Sudoku Explainer ratings ER, EP and ED, or ED=ER/EP/ED, are also kept as
 // ratings se-er, se-ep and se-ed), other fields as field1, field2 ..., and
-// a # comment to the end of the line as comment. A field named in ratings
-// (field1, or a KEY) whose value is a number is a rating by the rater it
-// maps to instead.
+// a # comment to the end of the line as comment. A value in double quotes
+// (KEY="Easter Monster", Go's quoting, as the line encoder writes a value
+// with white space, # or a leading quote) is the text between them. A field
+// named in ratings (field1, or a KEY) whose value is a number is a rating by
+// the rater it maps to instead.
 func lineMeta(rec *Record, rest string, ratings map[string]string) {
-	if i := strings.IndexByte(rest, '#'); i >= 0 {
-		if c := strings.TrimSpace(rest[i+1:]); c != "" {
-			rec.setMeta("comment", c)
-		}
-		rest = rest[:i]
-	}
 	rated := func(name, val string) bool {
 		rater, ok := ratings[name]
 		if !ok {
@@ -282,14 +280,37 @@ func lineMeta(rec *Record, rest string, ratings map[string]string) {
 		return true
 	}
 	k := 0
-	for _, f := range strings.Fields(rest) {
-		key, val, ok := strings.Cut(f, "=")
-		if !ok || key == "" || strings.ContainsAny(key, "\"'") {
-			k++
-			if name := "field" + strconv.Itoa(k); !rated(name, f) {
-				rec.setMeta(name, f)
+	for {
+		rest = strings.TrimLeftFunc(rest, unicode.IsSpace)
+		if rest == "" {
+			return
+		}
+		if rest[0] == '#' {
+			if c := strings.TrimSpace(rest[1:]); c != "" {
+				rec.setMeta("comment", c)
 			}
-			continue
+			return
+		}
+		key, val, quoted := quotedField(rest)
+		if quoted {
+			rest = rest[len(key)+1+len(val):]
+			val, _ = strconv.Unquote(val)
+		} else {
+			end := strings.IndexFunc(rest, func(r rune) bool { return r == '#' || unicode.IsSpace(r) })
+			if end < 0 {
+				end = len(rest)
+			}
+			f := rest[:end]
+			rest = rest[end:]
+			var ok bool
+			key, val, ok = strings.Cut(f, "=")
+			if !ok || key == "" || strings.ContainsAny(key, "\"'") {
+				k++
+				if name := "field" + strconv.Itoa(k); !rated(name, f) {
+					rec.setMeta(name, f)
+				}
+				continue
+			}
 		}
 		if key == "label" {
 			rec.Label = val
@@ -301,6 +322,25 @@ func lineMeta(rec *Record, rest string, ratings map[string]string) {
 		rec.setMeta(key, val)
 		seRatings(rec, key, val)
 	}
+}
+
+// quotedField reads a KEY="..." field at the start of s: its key and its
+// value as quoted (Go's syntax), which ends the field.
+func quotedField(s string) (key, quoted string, ok bool) {
+	key, after, found := strings.Cut(s, "=")
+	if !found || key == "" || strings.ContainsFunc(key, func(r rune) bool {
+		return r == '#' || r == '"' || r == '\'' || unicode.IsSpace(r)
+	}) || !strings.HasPrefix(after, `"`) {
+		return "", "", false
+	}
+	q, err := strconv.QuotedPrefix(after)
+	if err != nil || q[0] != '"' {
+		return "", "", false
+	}
+	if next, _ := utf8.DecodeRuneInString(after[len(q):]); len(after) > len(q) && next != '#' && !unicode.IsSpace(next) {
+		return "", "", false
+	}
+	return key, q, true
 }
 
 // seRatings adds the Sudoku Explainer ratings a field gives.
@@ -367,14 +407,17 @@ func symbolsHeader(recs []Record) string {
 
 // encodeLine writes one puzzle per line: the grid in canonical text form,
 // then label=NAME, the metadata fields (field1 ... as they were, others as
-// KEY=VALUE with white space in values replaced by _), and the comment.
+// KEY=VALUE, white space in keys replaced by _), and the comment. A label
+// or value with white space, # or a leading quote is written in double
+// quotes (KEY="Easter Monster"), as lineMeta reads it back; a field1 ...
+// that needs them is written as field1="...".
 func encodeLine(w io.Writer, recs []Record) error {
 	var b bytes.Buffer
 	b.WriteString(symbolsHeader(recs))
 	for _, r := range recs {
 		b.WriteString(r.Grid.String())
 		if r.Label != "" {
-			b.WriteString(" label=" + noSpace(r.Label))
+			b.WriteString(" label=" + lineValue(r.Label))
 		}
 		var keys []string
 		for k := range r.Metadata {
@@ -398,14 +441,14 @@ func encodeLine(w io.Writer, recs []Record) error {
 			v := r.Metadata[k]
 			switch n, field := fieldNumber(k); {
 			case k == "comment":
-			case field && n == pos+1 && v != "":
+			case field && n == pos+1 && v != "" && lineValue(v) == v && !strings.Contains(v, "="):
 				// Read back as field n only in its place.
 				pos++
 				b.WriteString(" " + noSpace(v))
 			case v == "":
 				b.WriteString(" " + noSpace(k) + "=")
 			default:
-				b.WriteString(" " + noSpace(k) + "=" + noSpace(v))
+				b.WriteString(" " + noSpace(k) + "=" + lineValue(v))
 			}
 		}
 		if c, ok := r.Metadata["comment"]; ok {
@@ -435,6 +478,18 @@ func oneLine(s string) string {
 		return strings.TrimSpace(s)
 	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// lineValue writes a label or value for a KEY=VALUE field: as it is, or
+// in double quotes when it has white space or # or starts with a quote.
+func lineValue(s string) string {
+	if s == "" {
+		return "_"
+	}
+	if strings.HasPrefix(s, `"`) || strings.ContainsFunc(s, func(r rune) bool { return r == '#' || unicode.IsSpace(r) }) {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 func noSpace(s string) string {

@@ -5,7 +5,7 @@
 # file, a CSV whose columns are named unsolved,solved and Sudoku Exchange's
 # <id> <puzzle> <rating> lines; and HoDoKu's reglib-1.4.txt from
 # importers/testdata/hodoku), rates it with every rater, exports every
-# collection in csv, json and its own file's format, imports each export
+# collection in csv, json, line and its own file's format, imports each export
 # into the same lab, and checks that:
 #   - each collection holds its file's puzzles in the file's order;
 #   - each rating a file gives is in the lab under the rater its column
@@ -212,8 +212,8 @@ files=("$forum=forum@HardestDatabase110626" "$hodoku=hodoku@reglib-1.4" "$opensu
 	"$csv=csv@sudoku" "$exchange=exchange:exchange@diabolical")
 collections=(HardestDatabase110626 reglib-1.4 "Hodoku Medium" sudoku diabolical)
 native=(csv hodoku-lib opensudoku csv line)
-# formats I: csv, json and the own format of collection I, each once.
-formats() { printf '%s\n' csv json "${native[$1]}" | awk '!seen[$0]++'; }
+# formats I: csv, json, line and the own format of collection I, each once.
+formats() { printf '%s\n' csv json line "${native[$1]}" | awk '!seen[$0]++'; }
 
 claims() {
 	sql "SELECT p.grid, r.rater, r.value, i.file_name FROM ratings r JOIN puzzles p ON p.id = r.puzzle_id
@@ -277,7 +277,7 @@ for i in "${!collections[@]}"; do
 	done
 done
 state > "$tmp/after"
-check "importing each collection's exports (csv, json, own format) into it changes no rating and no collection" same "$tmp/before" "$tmp/after"
+check "importing each collection's exports (csv, json, line, own format) into it changes no rating and no collection" same "$tmp/before" "$tmp/after"
 check "the files' ratings are as they were after the re-imports" claims
 
 for i in "${!collections[@]}"; do

@@ -119,7 +119,7 @@ var realFiles = []realFile{
 
 // TestRoundTripRealFiles builds a lab from five files written by others
 // (testdata/real/README.md), rates it, exports every collection in csv,
-// json and its file's own format, and imports each export into its
+// json, line and its file's own format, and imports each export into its
 // collection: every rating and collection stays as it was; every rating a
 // file gives is stored under its column's rater with the file's value
 // (and nothing else is imported as a rating); and each export imported
@@ -198,7 +198,7 @@ func TestRoundTripRealFiles(t *testing.T) {
 	}
 	var copies [][2]string
 	for i, f := range realFiles {
-		for _, format := range slices.Compact([]string{"csv", "json", own[f.collection]}) {
+		for _, format := range slices.Compact(slices.Sorted(slices.Values([]string{"csv", "json", "line", own[f.collection]}))) {
 			file := filepath.Join(dir, fmt.Sprintf("%d.%s", i, format))
 			mustRun(t, "--db", dbPath, "export", "--collection", f.collection, "--format", format, "-o", file)
 			mustRun(t, "--db", dbPath, "import", "--collection", f.collection, "--format", format, file)
