@@ -64,6 +64,10 @@ func CheckName(what, name string) error {
 	return nil
 }
 
+// CheckLabel reports a label (of a puzzle in a collection, or a rating's
+// grade) longer than MaxLabelBytes or not UTF-8.
+func CheckLabel(label string) error { return checkText("label", label, MaxLabelBytes) }
+
 // CheckJSONObject reports text that is not one JSON object of at most
 // MaxJSONBytes. Empty text is allowed when optional is true (a NULL
 // column).
@@ -188,7 +192,7 @@ func (m *Membership) Check() error {
 	if err := checkCount("source line", int64(m.SourceLine)); err != nil {
 		return err
 	}
-	if err := checkText("label", m.Label, MaxLabelBytes); err != nil {
+	if err := CheckLabel(m.Label); err != nil {
 		return err
 	}
 	return CheckJSONObject("metadata", m.Metadata, true)
@@ -244,7 +248,7 @@ func (r *Rating) Check() error {
 	if v := r.Value; v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0)) {
 		return fmt.Errorf("value %v is not a finite number", *v)
 	}
-	if err := checkText("label", r.Label, MaxLabelBytes); err != nil {
+	if err := CheckLabel(r.Label); err != nil {
 		return err
 	}
 	return CheckJSONObject("details", r.Details, true)

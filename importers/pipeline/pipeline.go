@@ -1005,6 +1005,10 @@ func check(ctx context.Context, it *item, solver *exact.Solver, canon *symmetry.
 		it.reject = err.Error()
 		return
 	}
+	if err := sudokulab.CheckLabel(it.rec.Label); err != nil { // as merge would refuse it
+		it.reject = err.Error()
+		return
+	}
 	checked.Add(1)
 	p, r, err := Count(ctx, solver, g, countTimeout)
 	if err != nil {

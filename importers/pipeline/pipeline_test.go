@@ -320,3 +320,23 @@ func TestFailedImportTakesItsRatings(t *testing.T) {
 		t.Errorf("notes %q", res.Notes)
 	}
 }
+
+// TestImportLongLabel imports a CSV whose label is longer than a label
+// may be (sudokulab.MaxLabelBytes, which merge holds a lab's labels to):
+// the entry is refused with its line, and rejected with --skip-invalid.
+func TestImportLongLabel(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "long.csv")
+	text := "puzzle,label\n" + easy + ",short\n" + "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..," + strings.Repeat("x", sudokulab.MaxLabelBytes+1) + "\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := openTemp(t)
+	_, err := pipeline.ImportFile(context.Background(), d, path, pipeline.Options{})
+	if want := "long.csv:3: label is 65537 bytes long, more than 65536"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+	res := importFile(t, d, path, pipeline.Options{SkipInvalid: true})
+	if im := res.Import; im.PuzzlesNew != 1 || im.PuzzlesRejected != 1 {
+		t.Errorf("counts %+v, want 1 new and 1 rejected", im)
+	}
+}
