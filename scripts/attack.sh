@@ -127,6 +127,7 @@ awk '{
 	}
 }' "$T/small.txt" | sort -u >"$T/big.txt"
 BIGN=$(wc -l <"$T/big.txt")
+cp "$FIX" "$T/small-lab.db"
 BIG=$(newlab big)
 "$SL" --db "$BIG" import "$T/big.txt" --collection big >/dev/null 2>&1
 [ "$(val "$BIG" "SELECT count(*) FROM puzzle_catalog WHERE collection = 'big'")" = "$BIGN" ] || { echo "fixture import failed"; exit 1; }
@@ -379,35 +380,50 @@ onsmall() {
 		return 99
 	fi
 }
-case_disk_full() {
-	local name=disk-full-import
+# diskfull NAME SIZE WANT INIT-ARGS -- ARGS...: on a tmpfs of SIZE, makes a
+# lab with init INIT-ARGS and runs ARGS until the disk is full; wants an
+# exit status of its own (not 0, nor 1 for an internal error) saying the
+# disk is full, the lab intact, and ARGS run again once the tmpfs is
+# larger to complete, with the query $CHECK giving WANT.
+diskfull() {
+	local name=$1 size=$2 want=$3; shift 3
 	wanted $name || return
+	local init=()
+	while [ "$1" != -- ]; do init+=("$1"); shift; done
+	shift
 	cat >"$T/full.sh" <<EOF
 set -u
-SL=$SL; MNT=$T/small
-\$SL --db \$MNT/lab.db init >/dev/null 2>&1 || exit 97
-timeout 120 \$SL --db \$MNT/lab.db import $T/big.txt --collection big >$T/out 2>$T/err
+lab=$T/small/lab.db
+"$SL" --db \$lab init ${init[*]} >/dev/null 2>&1 || exit 97
+timeout 120 "$SL" --db \$lab $* >$T/out 2>$T/err
 echo \$? >$T/rc
-\$SL --db \$MNT/lab.db -O csv sql "PRAGMA integrity_check" 2>&1 | tail -1 >$T/ic1
-mount -o remount,size=512m \$MNT
-timeout 120 \$SL --db \$MNT/lab.db import $T/big.txt --collection big >$T/out2 2>$T/err2
+"$SL" --db \$lab -O csv sql "PRAGMA integrity_check" 2>&1 | tail -1 >$T/ic1
+mount -o remount,size=512m $T/small
+timeout 120 "$SL" --db \$lab $* >$T/out2 2>$T/err2
 echo \$? >$T/rc2
-\$SL --db \$MNT/lab.db -O csv sql "SELECT count(*) FROM puzzle_catalog WHERE collection = 'big'" 2>&1 | tail -1 >$T/n2
-\$SL --db \$MNT/lab.db -O csv sql "PRAGMA integrity_check" 2>&1 | tail -1 >$T/ic2
+"$SL" --db \$lab -O csv sql "$CHECK" 2>&1 | tail -1 | tr -d '"' >$T/n2
+"$SL" --db \$lab -O csv sql "PRAGMA integrity_check" 2>&1 | tail -1 >$T/ic2
 EOF
-	rm -f "$T/rc" "$T/rc2"
-	onsmall 3m "bash $T/full.sh"
+	rm -f "$T/rc" "$T/rc2" "$T/ic1" "$T/ic2" "$T/n2"
+	onsmall "$size" "bash $T/full.sh"
 	local st=$?
 	if [ $st = 99 ]; then fail $name "cannot mount a tmpfs (no user namespaces, not root): run as root, or enable kernel.unprivileged_userns_clone"; return; fi
 	local rc rc2 ic1 ic2 n2
 	rc=$(cat "$T/rc" 2>/dev/null); rc2=$(cat "$T/rc2" 2>/dev/null)
 	ic1=$(cat "$T/ic1" 2>/dev/null); ic2=$(cat "$T/ic2" 2>/dev/null); n2=$(cat "$T/n2" 2>/dev/null)
 	if [ -z "$rc" ]; then fail $name "the tmpfs script did not run (status $st)"
-	elif [ "$rc" = 0 ] || [ "$rc" = 1 ] || [ "$rc" -ge 124 ]; then fail $name "exit $rc on a full disk (want a code of its own or 'bad environment', not 0 or 1 internal): $(errsay)"
+	elif [ "$rc" = 0 ]; then fail $name "exit 0: the disk never filled (make SIZE smaller)"
+	elif [ "$rc" = 1 ] || [ "$rc" -ge 124 ]; then fail $name "exit $rc on a full disk (want a code of its own or 'bad environment', not 1, an internal error): $(errsay)"
 	elif ! grep -qi "space\|disk.*full\|full.*disk" "$T/err"; then fail $name "exit $rc without saying the disk is full: $(errsay)"
 	elif [ "$ic1" != ok ]; then fail $name "after the full disk: integrity_check $ic1"
-	elif [ "$rc2" != 0 ] || [ "$n2" != "$BIGN" ] || [ "$ic2" != ok ]; then fail $name "resumed import exit $rc2, $n2 of $BIGN puzzles, integrity $ic2"
+	elif [ "$rc2" != 0 ] || [ "$n2" != "$want" ] || [ "$ic2" != ok ]; then fail $name "once there is room: exit $rc2, $n2 (want $want), integrity $ic2"
 	else pass $name; fi
+}
+case_disk_full() {
+	CHECK="SELECT count(*) FROM puzzle_catalog WHERE collection = 'big'" \
+		diskfull disk-full-import 3m "$BIGN" -- import "$T/big.txt" --collection big
+	CHECK="SELECT count(*) FROM experiment_runs er JOIN experiments e ON e.id = er.experiment_id WHERE e.name = 'full'" \
+		diskfull disk-full-run 4m 3000 --from "$T/small-lab.db" -- run --collection gen --solver exact --runs 1 --experiment full --trace improve,every=1,final
 }
 
 # -------- bad files for import
