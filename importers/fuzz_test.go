@@ -63,11 +63,11 @@ func fuzzDecode(t *testing.T, format string, data []byte, o importers.Options) {
 
 // fuzzKeep says what a format's encoder writes of a decoded record, for
 // the fuzz targets' round trips: the grid always, and the fields set here.
-// What an encoder adds reads back too: a grid file's unlabelled grid (or
-// one whose label would not read back as its header) gets the header "Grid
-// NN", and an OpenSudoku puzzle outside a folder goes into the folder
-// "sudokulab"; so their labels and collections are compared where the
-// input had one. Ratings are compared by rater, the last value of a rater
+// What an encoder adds reads back too: a grid file's unlabelled grid gets
+// the header "Grid NN" (so does one whose label holds "[Puzzle]", which
+// would make the file sniff as .sdk), and an OpenSudoku puzzle outside a
+// folder goes into the folder "sudokulab"; so their labels and collections
+// are compared where the input had one. Ratings are compared by rater, the last value of a rater
 // counting, as a puzzle has one rating by each.
 var fuzzKeep = map[string]struct {
 	label, collection, meta, ratings, solution bool
