@@ -66,7 +66,7 @@ var serateSample = []struct {
 	every int
 }{
 	{"puzzles2_17_clue.serate.tsv", 500, 1},
-	{"puzzles3_magictour_top1465.serate.tsv", 500, 10},
+	{"puzzles3_magictour_top1465.serate.tsv", 500, 1},
 	{"puzzles5_forum_hardest_1905_11+.serate.tsv", 172, 86},
 	{"puzzles6_forum_hardest_1106.serate.tsv", 30, 30},
 }
