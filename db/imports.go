@@ -1209,6 +1209,7 @@ func PublishImport(ctx context.Context, x sqlx.ExtContext, l ImportLease, im *su
 		}
 		notes += tail
 	}
+	notes = boundNotes(notes)
 	finished := stamp(im.FinishedAt)
 	res, err := x.ExecContext(ctx, x.Rebind(`
 		UPDATE imports SET state = 'done', lease_until = NULL, collection_id = ?, finished_at = ?, notes = ?,

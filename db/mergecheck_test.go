@@ -286,3 +286,36 @@ func TestMergeRefusesInvalidPostgresSource(t *testing.T) {
 		})
 	}
 }
+
+// TestImportNotesBounded finishes an import with notes longer than
+// sudokulab.MaxTextBytes (a file noting each of many lines): the stored
+// notes stop short of it, saying so, and the lab merges (merge refuses
+// longer notes).
+func TestImportNotesBounded(t *testing.T) {
+	ctx := context.Background()
+	var b strings.Builder
+	for i := 0; b.Len() < 2*sudokulab.MaxTextBytes; i++ {
+		fmt.Fprintf(&b, "line %d: header \"Ω\" ignored\n", i+1)
+	}
+	d := openTemp(t)
+	im := &sudokulab.Import{FileName: "notes.txt", FileSHA256: strings.Repeat("ab", 32), Format: "line", Notes: b.String()}
+	if _, err := db.InsertImport(ctx, d, im); err != nil {
+		t.Fatal(err)
+	}
+	full := b.String() + "the last note"
+	im.Notes = full
+	if err := db.FinishImport(ctx, d, im); err != nil {
+		t.Fatal(err)
+	}
+	var notes string
+	if err := d.GetContext(ctx, &notes, `SELECT notes FROM imports`); err != nil {
+		t.Fatal(err)
+	}
+	kept, _, _ := strings.Cut(notes, "\n... and ")
+	if want := fmt.Sprintf("%s\n... and %d more bytes of notes, not kept", kept, len(full)-len(kept)); len(notes) > sudokulab.MaxTextBytes || notes != want || !strings.HasPrefix(full, kept+"\n") {
+		t.Errorf("notes of %d bytes ending %q", len(notes), notes[max(0, len(notes)-80):])
+	}
+	if _, err := db.Merge(ctx, openTemp(t), d, db.MergeOptions{}); err != nil {
+		t.Errorf("merge: %v", err)
+	}
+}

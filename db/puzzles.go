@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jmoiron/sqlx"
 
@@ -396,6 +397,7 @@ func ListCollections(ctx context.Context, x sqlx.ExtContext) ([]sudokulab.Collec
 // im.StartedAt when zero).
 func InsertImport(ctx context.Context, x sqlx.ExtContext, im *sudokulab.Import) (int64, error) {
 	im.StartedAt = stamp(im.StartedAt)
+	im.Notes = boundNotes(im.Notes)
 	var id int64
 	err := x.QueryRowxContext(ctx, x.Rebind(`
 		INSERT INTO imports (file_name, file_sha256, format, collection_id, started_at, finished_at,
@@ -411,10 +413,29 @@ func InsertImport(ctx context.Context, x sqlx.ExtContext, im *sudokulab.Import) 
 	return id, nil
 }
 
+// boundNotes keeps an import's notes within sudokulab.MaxTextBytes: the
+// lines that fit, then one saying how much was left out (a file with many
+// rejected entries notes each).
+func boundNotes(notes string) string {
+	const room = 200 // for the last line
+	if len(notes) <= sudokulab.MaxTextBytes {
+		return notes
+	}
+	cut := strings.LastIndexByte(notes[:sudokulab.MaxTextBytes-room], '\n')
+	if cut < 0 { // one long line: cut it at a character
+		cut = sudokulab.MaxTextBytes - room
+		for cut > 0 && !utf8.RuneStart(notes[cut]) {
+			cut--
+		}
+	}
+	return notes[:cut] + "\n... and " + strconv.Itoa(len(notes)-cut) + " more bytes of notes, not kept"
+}
+
 // ImportCounts stores the counts and notes of an import still under way,
 // leaving it unfinished (finished_at NULL), so that a process killed
 // between two batches leaves an imports row that counts what it stored.
 func ImportCounts(ctx context.Context, x sqlx.ExtContext, im *sudokulab.Import) error {
+	im.Notes = boundNotes(im.Notes)
 	_, err := x.ExecContext(ctx, x.Rebind(`
 		UPDATE imports SET puzzles_read = ?, puzzles_new = ?, puzzles_duplicate = ?, puzzles_rejected = ?, notes = ?
 		WHERE id = ?`),
@@ -427,6 +448,7 @@ func ImportCounts(ctx context.Context, x sqlx.ExtContext, im *sudokulab.Import) 
 // im.FinishedAt is zero, which is then set).
 func FinishImport(ctx context.Context, x sqlx.ExtContext, im *sudokulab.Import) error {
 	im.FinishedAt = stamp(im.FinishedAt)
+	im.Notes = boundNotes(im.Notes)
 	res, err := x.ExecContext(ctx, x.Rebind(`
 		UPDATE imports SET collection_id = ?, finished_at = ?, puzzles_read = ?, puzzles_new = ?,
 			puzzles_duplicate = ?, puzzles_rejected = ?, notes = ?
