@@ -225,13 +225,14 @@ func TestSQLFile(t *testing.T) {
 // input), into exit 5 with a message that names the path and says how to
 // go on.
 func TestExitCodeNoSpace(t *testing.T) {
-	full := &os.PathError{Op: "write", Path: "/tmp/sudokulab-import-1", Err: syscall.ENOSPC}
+	path := filepath.Join(t.TempDir(), "sudokulab-import-1")
+	full := &os.PathError{Op: "write", Path: path, Err: syscall.ENOSPC}
 	for _, err := range []error{
 		fmt.Errorf("import x: %w", full),
 		sudokulab.WrapError(sudokulab.EINVALID, full, "import x"),
 	} {
 		var errb bytes.Buffer
-		if code := exitCode(&errb, err); code != exitNoSpace || !strings.Contains(errb.String(), "/tmp/sudokulab-import-1") ||
+		if code := exitCode(&errb, err); code != exitNoSpace || !strings.Contains(errb.String(), path) ||
 			!strings.Contains(errb.String(), "run the same command again") {
 			t.Errorf("%v: exit %d, %q; want exit %d, the path and what to do", err, code, errb.String(), exitNoSpace)
 		}

@@ -366,7 +366,10 @@ func TestImportBadEntryLate(t *testing.T) {
 // TestImportShortTransactions imports a file while a reader polls the
 // collection's size and a writer on another connection commits small
 // transactions: the reader sees nothing or everything, and the writer
-// commits while the import is loading, without waiting long.
+// commits while the import is loading (the import waits for that after its
+// first transaction, which a whole-file transaction would make a
+// deadlock). How long the writes waited is logged, not bounded: a loaded
+// machine (or the race detector) stretches it without end.
 func TestImportShortTransactions(t *testing.T) {
 	ctx := context.Background()
 	file := writeSynthFile(t, 6000, false)
@@ -387,8 +390,9 @@ func TestImportShortTransactions(t *testing.T) {
 		readLoading         = make(chan struct{})
 		wroteLoading        = make(chan struct{})
 		seen                sync.Map // count seen -> state
-		maxWait             atomic.Int64
+		maxWait, maxPassed  atomic.Int64
 		writes, loadingRead atomic.Int64
+		stored              atomic.Int64 // the import's transactions
 	)
 	wg.Go(func() {
 		var once sync.Once
@@ -423,7 +427,7 @@ func TestImportShortTransactions(t *testing.T) {
 				return
 			default:
 			}
-			start := time.Now()
+			start, before := time.Now(), stored.Load()
 			var state string
 			err := other.WithTx(ctx, func(tx *sqlx.Tx) error {
 				if _, err := db.EnsureExperiment(ctx, tx, fmt.Sprintf("beside-%d", i), ""); err != nil {
@@ -435,9 +439,12 @@ func TestImportShortTransactions(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			wait := time.Since(start)
+			wait, passed := time.Since(start), stored.Load()-before
 			if wait.Nanoseconds() > maxWait.Load() {
 				maxWait.Store(wait.Nanoseconds())
+			}
+			if passed > maxPassed.Load() {
+				maxPassed.Store(passed)
 			}
 			writes.Add(1)
 			if state == db.ImportLoading {
@@ -445,7 +452,7 @@ func TestImportShortTransactions(t *testing.T) {
 			}
 		}
 	})
-	gate := &gateProgress{wait: []chan struct{}{readLoading, wroteLoading}, t: t}
+	gate := &gateProgress{wait: []chan struct{}{readLoading, wroteLoading}, t: t, stored: &stored}
 	res, err := pipeline.ImportFile(ctx, d, file.path, pipeline.Options{Collection: "synth", Workers: 2, Progress: gate})
 	close(done)
 	wg.Wait()
@@ -469,25 +476,23 @@ func TestImportShortTransactions(t *testing.T) {
 		}
 		return true
 	})
-	// Well under busy_timeout (10 s), after which a waiting writer gives up
-	// and retries; a whole-file transaction would make it wait for the file.
-	if w := time.Duration(maxWait.Load()); w > 5*time.Second {
-		t.Errorf("a write beside the import waited %v", w)
-	}
-	t.Logf("%d writes beside the import, longest %v; %d reads while loading", writes.Load(), time.Duration(maxWait.Load()), loadingRead.Load())
+	t.Logf("%d writes beside the import, longest %v (%d of the import's %d transactions); %d reads while loading",
+		writes.Load(), time.Duration(maxWait.Load()), maxPassed.Load(), stored.Load(), loadingRead.Load())
 }
 
 // gateProgress holds the import after its first batch until the channels
 // are closed: a reader and a writer got in between its transactions.
 type gateProgress struct {
-	wait  []chan struct{}
-	t     *testing.T
-	after bool
+	wait   []chan struct{}
+	t      *testing.T
+	after  bool
+	stored *atomic.Int64 // counts the updates: the import's transactions
 }
 
 func (g *gateProgress) Start(string, int64) {}
 func (g *gateProgress) Finish()             {}
 func (g *gateProgress) Update(int64, int) {
+	g.stored.Add(1)
 	if g.after {
 		return
 	}
@@ -495,8 +500,8 @@ func (g *gateProgress) Update(int64, int) {
 	for _, c := range g.wait {
 		select {
 		case <-c:
-		case <-time.After(20 * time.Second):
-			g.t.Error("no read or write got in while the import was loading")
+		case <-time.After(2 * time.Minute):
+			g.t.Error("no read or write got in while the import was loading in 2 minutes")
 		}
 	}
 }
