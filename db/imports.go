@@ -1258,9 +1258,12 @@ func PublishImport(ctx context.Context, x sqlx.ExtContext, l ImportLease, im *su
 // imports other than importID that made the collection id or put puzzles
 // in it, loading ones included, in order of import.
 func CollectionFiles(ctx context.Context, x sqlx.ExtContext, id, importID int64) ([]string, error) {
-	rows, err := x.QueryxContext(ctx, x.Rebind(`SELECT file_name FROM imports
-		WHERE id <> ? AND (collection_id = ? OR id IN (SELECT import_id FROM collection_puzzles WHERE collection_id = ?))
-		ORDER BY id`), importID, id, id)
+	// EXISTS per import reads its memberships by import_id, not every
+	// membership of the collection.
+	rows, err := x.QueryxContext(ctx, x.Rebind(`SELECT file_name FROM imports i
+		WHERE i.id <> ? AND (i.collection_id = ?
+		  OR EXISTS (SELECT 1 FROM collection_puzzles cp WHERE cp.import_id = i.id AND cp.collection_id = ?))
+		ORDER BY i.id`), importID, id, id)
 	if err != nil {
 		return nil, dbError(err, "files of a collection")
 	}

@@ -491,6 +491,9 @@ type importer struct {
 	// diverted are the notes of the latest batch on puzzles kept out of
 	// frozen collections.
 	diverted []string
+	// ownChecked is set once ownName has passed the import's own
+	// collection: it is checked once, not with every batch.
+	ownChecked bool
 }
 
 // holder keeps the lease on the import being loaded.
@@ -1174,8 +1177,9 @@ func (imp *importer) store(ctx context.Context, bs []*batch) error {
 				return id, nil
 			}
 			id, err := db.EnsureImportCollection(ctx, tx, name, imp.description, next.ID)
-			if err == nil && p.own && name == res.Collection {
+			if err == nil && p.own && name == res.Collection && !imp.ownChecked {
 				err = imp.ownName(ctx, tx, id, next.ID)
+				imp.ownChecked = err == nil
 			}
 			ids[name] = id
 			return id, err
