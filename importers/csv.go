@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -447,6 +448,7 @@ func decodeCSV(r io.Reader, o Options) iter.Seq2[Record, error] {
 			}
 		}
 		l, _ := layout(h, &o)
+		unrated := map[int]*unratedCells{}
 		var src io.Reader = br
 		if h.firstRow != "" {
 			src = io.MultiReader(strings.NewReader(h.firstRow+"\n"), br)
@@ -459,7 +461,17 @@ func decodeCSV(r io.Reader, o Options) iter.Seq2[Record, error] {
 			if blankRecord(rec.fields) || strings.HasPrefix(strings.TrimSpace(rec.fields[0]), "#") {
 				continue
 			}
-			if !z.push(csvEntry(&o, l, rec.fields, rec.line)) {
+			if !z.push(csvEntry(&o, l, rec.fields, rec.line, unrated)) {
+				return
+			}
+		}
+		for _, col := range slices.Sorted(maps.Keys(unrated)) {
+			u, cells := unrated[col], "cells"
+			if u.count == 1 {
+				cells = "cell"
+			}
+			if !z.push(pending{rec: Record{Note: fmt.Sprintf("column %s (rater %s): %d %s not a number (the first %q, line %d) kept as metadata, not as a rating",
+				l.columnName(col), l.raters[col], u.count, cells, clip(u.first, 20), u.line)}}) {
 				return
 			}
 		}
@@ -540,8 +552,16 @@ func (l csvLayout) columnName(i int) string {
 	return fmt.Sprintf("column%d", i+1)
 }
 
-// csvEntry makes the entry of one CSV record.
-func csvEntry(o *Options, l csvLayout, rec []string, line int) pending {
+// unratedCells counts the cells of a rating column that are not numbers
+// (an x, a word), which are kept as metadata and said in a note.
+type unratedCells struct {
+	count, line int
+	first       string
+}
+
+// csvEntry makes the entry of one CSV record, counting in unrated the
+// cells of rating columns that are not numbers.
+func csvEntry(o *Options, l csvLayout, rec []string, line int, unrated map[int]*unratedCells) pending {
 	p := pending{rec: Record{Line: line}}
 	puzzle := field(rec, l.puzzle)
 	if puzzle == "" {
@@ -573,6 +593,10 @@ func csvEntry(o *Options, l csvLayout, rec []string, line int) pending {
 				p.rec.Ratings = append(p.rec.Ratings, Rating{Rater: rater, Value: x})
 				continue
 			}
+			if unrated[i] == nil {
+				unrated[i] = &unratedCells{line: line, first: v}
+			}
+			unrated[i].count++
 		}
 		p.rec.setMeta(l.columnName(i), v)
 	}

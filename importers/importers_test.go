@@ -456,3 +456,29 @@ func TestCellCountMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVRatingNotNumber: a rating column's cell that is not a number
+// (the forum database's row of x, an n/a) is kept as metadata, and a note
+// per column says how many there were and where the first is, instead of
+// the rating going missing without a word.
+func TestCSVRatingNotNumber(t *testing.T) {
+	f, err := importers.Default().Lookup("csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := "puzzle,ER,EP,note\n" + easy + ",x,7.1,a\n" + escargot + ",10.5,n/a,b\n" + seventeen + ",?,1.2,c\n"
+	d := decodeWith(f, []byte(body), importers.Options{File: "x.csv"})
+	if len(d.errs) > 0 || len(d.recs) != 3 {
+		t.Fatalf("%d records, errors %v", len(d.recs), d.errs)
+	}
+	want := []string{
+		`column ER (rater se-er): 2 cells not a number (the first "x", line 2) kept as metadata, not as a rating`,
+		`column EP (rater se-ep): 1 cell not a number (the first "n/a", line 3) kept as metadata, not as a rating`,
+	}
+	if !slices.Equal(d.notes, want) {
+		t.Errorf("notes %q, want %q", d.notes, want)
+	}
+	if got := d.recs[0]; got.Metadata["ER"] != "x" || len(got.Ratings) != 1 || got.Ratings[0] != (importers.Rating{Rater: "se-ep", Value: 7.1}) {
+		t.Errorf("first row: metadata %q, ratings %v", got.Metadata, got.Ratings)
+	}
+}
