@@ -248,8 +248,8 @@ case_shape_message() {
 	printf '%s\n' "$(head -c 49 /dev/zero | tr '\0' '.')" >"$T/seven.txt"
 	sl --db "$lab" import "$T/seven.txt"
 	if [ $RC != 2 ]; then fail $name "exit $RC: $(errsay)"
-	elif ! grep -q "seven.txt" "$T/err" || ! grep -q "49" "$T/err" || grep -q "want 36" "$T/err"; then
-		fail $name "message does not name the file and the 49 cells read, or claims 36: $(errsay)"
+	elif ! grep -q "seven.txt:1" "$T/err" || ! grep -q "49 cells" "$T/err" || grep -qE "49 cells, want 36$" "$T/err"; then
+		fail $name "the message does not name the file, the line and the 49 cells read, or says only 'want 36': $(errsay)"
 	else pass $name; fi
 }
 
