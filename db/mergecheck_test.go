@@ -319,3 +319,30 @@ func TestImportNotesBounded(t *testing.T) {
 		t.Errorf("merge: %v", err)
 	}
 }
+
+// TestNamesChecked gives the functions that create collections,
+// experiments and configurations names merge would refuse: each is an
+// EINVALID error, so that no lab a command wrote fails merge's checks.
+func TestNamesChecked(t *testing.T) {
+	ctx := context.Background()
+	d := openTemp(t)
+	long := strings.Repeat("n", sudokulab.MaxNameBytes+1)
+	tests := []struct {
+		name string
+		fn   func() error
+	}{
+		{"collection with a line break", func() error { _, err := db.EnsureCollection(ctx, d, "a\nb", ""); return err }},
+		{"experiment too long", func() error { _, err := db.EnsureExperiment(ctx, d, long, ""); return err }},
+		{"collection description too long", func() error {
+			_, err := db.EnsureCollection(ctx, d, "c", strings.Repeat("d", sudokulab.MaxTextBytes+1))
+			return err
+		}},
+		{"configuration name not UTF-8", func() error {
+			_, _, err := db.EnsureConfig(ctx, d, &sudokulab.Config{Name: "\xff", Solver: "exact"})
+			return err
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { wantCode(t, tt.fn(), sudokulab.EINVALID) })
+	}
+}

@@ -285,6 +285,9 @@ func EnsureExperiment(ctx context.Context, x sqlx.ExtContext, name, description 
 // ensureNamed implements EnsureCollection and EnsureExperiment, whose
 // tables both have id, name (unique), description and created_at.
 func ensureNamed(ctx context.Context, x sqlx.ExtContext, table, what, name, description string) (int64, error) {
+	if err := (&sudokulab.Collection{Name: name, Description: description}).Check(); err != nil {
+		return 0, sudokulab.WrapError(sudokulab.EINVALID, err, "%s %.80q", what, name)
+	}
 	var id int64
 	err := x.QueryRowxContext(ctx, x.Rebind(`
 		INSERT INTO `+table+` (name, description, created_at) VALUES (?, ?, ?)

@@ -439,6 +439,9 @@ func EnsureConfig(ctx context.Context, x sqlx.ExtContext, c *sudokulab.Config) (
 		return 0, false, err
 	}
 	c.Params, c.ParamsHash = params, sudokulab.ConfigParamsHash(c.Solver, params)
+	if err := c.Check(nil); err != nil {
+		return 0, false, sudokulab.WrapError(sudokulab.EINVALID, err, "configuration %.80q", c.Name)
+	}
 	rows, err := x.QueryxContext(ctx, x.Rebind(`SELECT `+configCols+` FROM configs
 		WHERE name = ? OR (solver = ? AND params_hash = ?)`), c.Name, c.Solver, c.ParamsHash)
 	if err != nil {
