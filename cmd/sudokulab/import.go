@@ -26,6 +26,7 @@ type importOptions struct {
 	*options
 	decodeFlags
 	fileFormat, collection     string
+	description                string
 	skipInvalid, requireUnique bool
 	addToFrozen                bool
 	jobs                       int
@@ -42,7 +43,10 @@ func newImportCmd(opts *options) *cobra.Command {
 the extension and the content unless --format names it) and stores every
 puzzle once, in --collection (default: a collection named after the file),
 remembering for each puzzle the file's line, name and metadata, and each
-file's checksum, format and counts in the imports table.
+file's checksum, format and counts in the imports table. A collection the
+import creates is described as "imported from FILE (FORMAT)", or by
+--description: where the puzzles come from, such as the program, version and
+command line that generated them.
 
 Every puzzle is checked against the rules, its solutions are counted with
 the exact solver (0, 1, or 2 meaning two or more; the solution is stored
@@ -76,6 +80,7 @@ into a temporary file in $TMPDIR, at most --pipe-limit MiB (2048 by default;
 more is an error), and the temporary file is gone however the import ends.`,
 		Example: `  sudokulab import puzzles.sdm
   sudokulab import top1465.txt --collection top1465 --require-unique
+  sudokulab import fiendish.txt --collection kennett-fiendish --description "sudoku 1.0.5-2.1 (Debian): sudoku -g1000 -cfiendish -fcompact"
   sudokulab import hardest.csv --skip-invalid
   sudokulab import 25x25-45pct.txt --count-timeout 1s
   sudokulab import board.json game.opensudoku 16x16.txt --symbols 0-F
@@ -88,6 +93,7 @@ more is an error), and the temporary file is gone however the import ends.`,
 	f := cmd.Flags()
 	f.StringVar(&o.fileFormat, "format", "", "the files' format (default: detected; see sudokulab formats); the output format is --output-format")
 	f.StringVar(&o.collection, "collection", "", "collection the puzzles of every file go to (default: each file's base name; two files of one name from different folders need it)")
+	f.StringVar(&o.description, "description", "", "where the puzzles come from, for the collections the import creates or that have no description yet, e.g. the program, version and command line that generated them (default: \"imported from FILE (FORMAT)\")")
 	o.decodeFlags.register(f, "")
 	o.decodeFlags.registerRatings(f)
 	f.BoolVar(&o.addToFrozen, "add-to-frozen", false, "add puzzles to frozen collections (made by collections add), which imports leave alone otherwise")
@@ -112,6 +118,7 @@ func runImport(ctx context.Context, cmd *cobra.Command, o *importOptions, files 
 	popts := pipeline.Options{
 		Format:        o.fileFormat,
 		Collection:    o.collection,
+		Description:   o.description,
 		AddToFrozen:   o.addToFrozen,
 		SkipInvalid:   o.skipInvalid,
 		RequireUnique: o.requireUnique,

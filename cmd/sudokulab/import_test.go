@@ -239,3 +239,18 @@ func TestImportForumRatings(t *testing.T) {
 		t.Errorf("stored:\n%s\nwant\n%s", out, want)
 	}
 }
+
+// TestImportDescription records where the puzzles come from in the
+// description of the collection the import creates, and leaves the default
+// description without --description.
+func TestImportDescription(t *testing.T) {
+	dbPath := initDB(t, filepath.Join(t.TempDir(), "lab.db"))
+	const source = "sudoku 1.0.5-2.1 (Debian): /usr/games/sudoku -g3 '-cvery easy' -fcompact"
+	mustRun(t, "--db", dbPath, "import", "--collection", "generated", "--description", source, fixture("line/top.txt"))
+	mustRun(t, "--db", dbPath, "import", fixture("csv/forum.csv"))
+	out := mustRun(t, "--db", dbPath, "-O", "csv", "sql", "SELECT name, description FROM collections ORDER BY name")
+	want := "name,description\nforum,imported from forum.csv (csv)\ngenerated," + source + "\n"
+	if out != want {
+		t.Errorf("collections:\n%s\nwant:\n%s", out, want)
+	}
+}

@@ -100,6 +100,11 @@ type Options struct {
 	// while it is imported: 0 means DefaultSpoolLimit, a negative value
 	// no limit. A larger input is an EINVALID error.
 	SpoolLimit int64
+	// Description describes the collections the import creates, and those
+	// it adds to that have none yet: where the puzzles come from, such as
+	// the program and command line that generated them. Empty means
+	// "imported from FILE (FORMAT)".
+	Description string
 	// Slot, when not nil, is the file's place in a Sequence of files
 	// imported at once.
 	Slot *Slot
@@ -275,8 +280,10 @@ func ImportFile(ctx context.Context, d *db.DB, path string, o Options) (*Result,
 	}
 	res.Import = sudokulab.Import{FileName: path, FileSHA256: sum, Format: format.Name}
 	imp := &importer{d: d, o: o, format: format, res: res, key: optionsKey(o, format), worker: workerName(),
-		description: fmt.Sprintf("imported from %s (%s)", filepath.Base(path), format.Name),
-		pace:        db.NewPacer(d), size: st.Size()}
+		description: o.Description, pace: db.NewPacer(d), size: st.Size()}
+	if imp.description == "" {
+		imp.description = fmt.Sprintf("imported from %s (%s)", filepath.Base(path), format.Name)
+	}
 	if err := imp.begin(ctx); err != nil {
 		return nil, err
 	}
