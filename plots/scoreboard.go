@@ -22,7 +22,8 @@ import (
 type ScoreCell struct {
 	// Paper, Puzzle and Variant name the cell.
 	Paper, Puzzle, Variant string
-	// Status is "matched", "beaten", "short" or "not run".
+	// Status is "matched", "beaten", "short", "not run" or "quoted" (an
+	// algorithm a paper quotes that the lab does not implement).
 	Status string
 	// PaperRate is the paper's success rate; OurRate ours, with the 95%
 	// Wilson interval [OurLow, OurHigh].
@@ -61,7 +62,7 @@ var paperShapes = []struct {
 // the right, each with the diagonal where ours equals the paper's (and,
 // for effort, dashed lines at twice and half, the scoreboard's
 // tolerance). The colour is the cell's status, the glyph its paper. Cells
-// not run, and efforts in seconds (the papers' machines are not ours),
+// not run or quoted, and efforts in seconds (the papers' machines are not ours),
 // are counted in the note but not drawn.
 func Scoreboard(cells []ScoreCell, o Options) (*Figure, error) {
 	if len(cells) == 0 {
@@ -72,7 +73,7 @@ func Scoreboard(cells []ScoreCell, o Options) (*Figure, error) {
 	seconds := 0
 	for _, c := range cells {
 		count[c.Status]++
-		if c.Status == "not run" {
+		if c.Status == "not run" || c.Status == "quoted" {
 			continue
 		}
 		if isRate(c.PaperRate) && isRate(c.OurRate) {
@@ -91,8 +92,10 @@ func Scoreboard(cells []ScoreCell, o Options) (*Figure, error) {
 		return nil, sudokulab.Errorf(sudokulab.ENOTFOUND, "plots: none of the %d scoreboard cells has runs to draw", len(cells))
 	}
 	var notes []string
-	for _, s := range []string{"matched", "beaten", "short", "not run"} {
-		notes = append(notes, fmt.Sprintf("%s %d", s, count[s]))
+	for _, s := range []string{"matched", "beaten", "short", "not run", "quoted"} {
+		if s != "quoted" || count[s] > 0 {
+			notes = append(notes, fmt.Sprintf("%s %d", s, count[s]))
+		}
 	}
 	note := fmt.Sprintf("%d published cells: %s", len(cells), strings.Join(notes, ", "))
 	if seconds > 0 {

@@ -28,6 +28,8 @@ var scoreRows = [][]any{
 		1.0, nil, nil, nil, nil, nil, nil, int64(0)},
 	{int64(5), "franco", "Tabla 3", "reseda-medium", "GA", "1/1, 4457 generations", "35/100, 19907.0 generations", int64(100), "franco-table3", "short",
 		[]byte("1.0000"), []byte("0.3500"), 0.2636, 0.4474, 4457.0, 19907.0, "generations", int64(1)},
+	{int64(6), "soto-cuckoo", "Table 2", "reseda-hard", "GA of Mantere and Koljonen, as quoted", "2/30", "", int64(0), nil, "quoted",
+		0.0667, nil, nil, nil, nil, nil, nil, int64(0)},
 }
 
 func TestScoreCellsFromTable(t *testing.T) {
@@ -86,7 +88,7 @@ func TestScoreboard(t *testing.T) {
 		}
 		if format == "svg" {
 			svg := buf.String()
-			for _, want := range []string{"Reproduction scoreboard", "5 published cells: matched 1, beaten 1, short 2, not run 1", "1 efforts in seconds not drawn", "Success rate", "nb-coin"} {
+			for _, want := range []string{"Reproduction scoreboard", "6 published cells: matched 1, beaten 1, short 2, not run 1, quoted 1", "1 efforts in seconds not drawn", "Success rate", "nb-coin"} {
 				if !strings.Contains(svg, want) {
 					t.Errorf("the SVG does not say %q", want)
 				}

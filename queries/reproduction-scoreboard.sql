@@ -9,9 +9,12 @@
 --   seed run with several budgets counts once. Of the configurations with
 --   runs, ours is the one with the highest lower
 --   bound of the 95% Wilson interval of its success rate (then the lowest
---   effort; configs_run says how many were compared). Status: "not run"
---   without runs, or with fewer than min_runs (ours then still shows
---   them); "short" or "beaten" when the 95% Wilson intervals of our
+--   effort; configs_run says how many were compared). Status: "quoted"
+--   for a cell no configuration of the lab stands for under the readings
+--   chosen (an algorithm a paper quotes from another and the lab does not
+--   implement, such as Mantere and Koljonen's GA in Soto et al.'s Table
+--   2); "not run" without runs, or with fewer than min_runs (ours then
+--   still shows them); "short" or "beaten" when the 95% Wilson intervals of our
 --   success rate and of the paper's do not overlap (ours below, or above);
 --   otherwise, where both give an effort in generations, rounds or
 --   iterations, "short" when ours is more than twice the paper's and
@@ -265,6 +268,13 @@ board AS (
                          + 0.9604 / (1.0 * c.paper_runs * c.paper_runs))) / (1 + 3.8416 / c.paper_runs) AS paper_hi
   FROM selected c
   LEFT JOIN ranked o ON o.seq = c.seq AND o.pick = 1
+),
+-- The cells some configuration may stand for under the readings chosen.
+implemented AS (
+  SELECT DISTINCT c.seq
+  FROM selected c
+  JOIN candidates k ON k.family = c.family
+  WHERE k.role = 'paper' OR (k.role = 'reading' AND :readings IN ('readings', 'all')) OR :readings = 'all'
 )
 SELECT b.seq, b.paper, b.tbl AS paper_table,
        COALESCE(b.puzzle, 'collection ' || b.collection) AS puzzle,
@@ -280,6 +290,7 @@ SELECT b.seq, b.paper, b.tbl AS paper_table,
        COALESCE(b.n, 0) AS runs,
        b.config,
        CASE
+         WHEN b.seq NOT IN (SELECT seq FROM implemented) THEN 'quoted'
          WHEN b.n IS NULL OR b.n < :min_runs THEN 'not run'
          WHEN b.paper_runs IS NOT NULL AND b.hi < b.paper_lo THEN 'short'
          WHEN b.paper_runs IS NOT NULL AND b.lo > b.paper_hi THEN 'beaten'

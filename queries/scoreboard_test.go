@@ -96,7 +96,7 @@ func TestScoreboardCells(t *testing.T) {
 	for _, row := range tab.Rows {
 		got[fmt.Sprint(row[paper])]++
 		switch s := fmt.Sprint(row[status]); s {
-		case "matched", "beaten", "short", "not run":
+		case "matched", "beaten", "short", "not run", "quoted":
 		default:
 			t.Errorf("row %v: status %q", row, s)
 		}
@@ -216,12 +216,18 @@ func TestScoreboardStatus(t *testing.T) {
 			{"sato-no77", "NB-COIN, Table I settings"}: "not run <nil> 0 ",
 		}},
 		{"sato and franco", nil, map[cell]string{
-			{"sato-no106", "swap mutation only"}:                                            "beaten sato-inoue-mutation 100 40/100, 80000.0 generations",
-			{"sato-no106", "mut+cross"}:                                                     "not run <nil> 0 ",
-			{"reseda-medium", "GA, Tabla 3 settings"}:                                       "short franco-table3 100 35/100, 19907.0 generations",
-			{"reseda-medium", "GA, Tabla 4 settings"}:                                       "not run franco-table4 5 5/5, 1000.0 generations",
-			{"reseda-hard", "prefiltered cuckoo search, 10,000 iterations (paper: hard c)"}: "beaten soto-cuckoo 30 30/30",
-			{"reseda-hard", "prefiltered cuckoo search, 100,000 iterations (paper: hard)"}:  "matched soto-cuckoo 30 30/30",
+			{"sato-no106", "swap mutation only"}:                                                       "beaten sato-inoue-mutation 100 40/100, 80000.0 generations",
+			{"sato-no106", "mut+cross"}:                                                                "not run <nil> 0 ",
+			{"reseda-medium", "GA, Tabla 3 settings"}:                                                  "short franco-table3 100 35/100, 19907.0 generations",
+			{"reseda-medium", "GA, Tabla 4 settings"}:                                                  "not run franco-table4 5 5/5, 1000.0 generations",
+			{"reseda-hard", "prefiltered cuckoo search, 10,000 iterations (paper: hard c)"}:            "beaten soto-cuckoo 30 30/30",
+			{"reseda-hard", "prefiltered cuckoo search, 100,000 iterations (paper: hard)"}:             "matched soto-cuckoo 30 30/30",
+			{"reseda-hard", "GA of Mantere and Koljonen, as quoted, 100,000 iterations (paper: hard)"}: "quoted <nil> 0 ",
+			{"reseda-hard", "hybrid AC3-tabu search, as quoted, 100,000 iterations (paper: hard)"}:     "quoted <nil> 0 ",
+		}},
+		{"a stand-in among our extensions", map[string]string{"paper": "soto-cuckoo", "readings": "all"}, map[cell]string{
+			{"reseda-hard", "GA of Mantere and Koljonen, as quoted, 100,000 iterations (paper: hard)"}: "quoted <nil> 0 ",
+			{"reseda-hard", "hybrid AC3-tabu search, as quoted, 100,000 iterations (paper: hard)"}:     "not run <nil> 0 ",
 		}},
 		{"min_runs", map[string]string{"paper": "franco", "min_runs": "5"}, map[cell]string{
 			{"reseda-medium", "GA, Tabla 4 settings"}: "matched franco-table4 5 5/5, 1000.0 generations",
