@@ -271,14 +271,18 @@ func runPuzzlesShow(ctx context.Context, cmd *cobra.Command, o *options, id int6
 		}
 		mrows[i] = []any{m.Collection, m.Position, m.Label, line, m.Metadata}
 	}
-	rcols := []string{"rater", "version", "options", "value", "label", "details"}
+	// import_id tells a file's rating (its claim) from the lab's own.
+	rcols := []string{"rater", "version", "options", "value", "label", "details", "import_id"}
 	rrows := make([][]any, len(ratings))
 	for i, r := range ratings {
-		var v any
+		var v, imp any
 		if r.Value != nil {
 			v = *r.Value
 		}
-		rrows[i] = []any{r.Rater, r.RaterVersion, r.Options, v, r.Label, r.Details}
+		if r.ImportID != 0 {
+			imp = r.ImportID
+		}
+		rrows[i] = []any{r.Rater, r.RaterVersion, r.Options, v, r.Label, r.Details, imp}
 	}
 	const shown = 20
 	runCols := []string{"run", "config_id", "seed", "status", "generations", "evaluations", "best_cost"}
@@ -312,7 +316,7 @@ func runPuzzlesShow(ctx context.Context, cmd *cobra.Command, o *options, id int6
 		return err
 	}
 	fmt.Fprintln(w, "\nratings:")
-	if err := writeRows(w, "table", []string{"rater", "version", "value", "label"}, columns(rrows, 0, 1, 3, 4)); err != nil {
+	if err := writeRows(w, "table", []string{"rater", "version", "value", "label", "import_id"}, columns(rrows, 0, 1, 3, 4, 6)); err != nil {
 		return err
 	}
 	for _, r := range ratings {

@@ -59,6 +59,30 @@ func TestReimportOwnExportChangesNothing(t *testing.T) {
 		lines[3] != "file:human,1234.5,1" || !strings.HasSuffix(lines[4], ",0") || lines[5] != "se-er,3.4,1" {
 		t.Errorf("the file's ratings beside ours:\n%s", out)
 	}
+	// puzzles show says which ratings are a file's.
+	id := strings.Fields(mustRun(t, "--db", dbPath, "-O", "csv", "sql", "SELECT id FROM puzzles WHERE grid = '"+grids[2]+"'"))[1]
+	var shown struct {
+		Ratings []struct {
+			Rater    string
+			ImportID *int64 `json:"import_id"`
+		}
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "--db", dbPath, "-O", "json", "puzzles", "show", id)), &shown); err != nil {
+		t.Fatal(err)
+	}
+	files := 0
+	for _, r := range shown.Ratings {
+		fromFile := r.Rater == "file:human" || r.Rater == "se-er"
+		if fromFile != (r.ImportID != nil) {
+			t.Errorf("puzzles show: rating %s has import_id %v", r.Rater, r.ImportID)
+		}
+		if fromFile {
+			files++
+		}
+	}
+	if files != 2 || len(shown.Ratings) < 6 {
+		t.Errorf("puzzles show: %d ratings, %d of them the file's; want 2 of the file's beside ours", len(shown.Ratings), files)
+	}
 	mustRun(t, "--db", dbPath, "collections", "add", "bench", "--where", "collection IN ('reseda-2012', 'claims', 'soto-2014')",
 		"--order-by", "givens DESC", "--label", "'b' || id")
 	before := labState(t, dbPath)
