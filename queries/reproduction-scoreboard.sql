@@ -28,7 +28,7 @@
 --   -medium and -hard stand in for them. RESEDA's Table 4 needs the
 --   collections kennett-very-easy, kennett-easy, kennett-medium,
 --   kennett-hard and kennett-fiendish (1000 generated puzzles each), which
---   we do not have.
+--   scripts/kennett.sh makes.
 -- param: paper NULL only the cells of this paper: reseda, sato-inoue,
 --   nb-coin, soto-cuckoo or franco (NULL: all five)
 -- param: readings readings the configurations that may stand for a cell:
