@@ -232,14 +232,14 @@ func (c *Config) Check(info *SolverInfo) error {
 	return checkText("description", c.Description, MaxTextBytes)
 }
 
-// Check reports a rating that rate would not store: a rater or version
-// that is no name, options or details that are not a JSON object, a value
-// that is not a finite number, or an oversized label.
+// Check reports a rating that rate would not store: a rater that is no
+// name, an oversized version, options or details that are not a JSON
+// object, a value that is not a finite number, or an oversized label.
 func (r *Rating) Check() error {
 	if err := CheckName("rater", r.Rater); err != nil {
 		return err
 	}
-	if err := CheckName("rater version", r.RaterVersion); err != nil {
+	if err := checkText("rater version", r.RaterVersion, MaxNameBytes); err != nil {
 		return err
 	}
 	if err := CheckJSONObject("options", r.Options, true); err != nil {

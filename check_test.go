@@ -85,7 +85,8 @@ func TestCheckRecords(t *testing.T) {
 		{"rating options null", (&sudokulab.Rating{Rater: "se", RaterVersion: "1", Options: `null`}).Check, "options are not a JSON object: null"},
 		{"rating details not JSON", (&sudokulab.Rating{Rater: "se", RaterVersion: "1", Details: `x`}).Check, "details are not a JSON object"},
 		{"rating infinite", (&sudokulab.Rating{Rater: "se", RaterVersion: "1", Value: floatp(math.Inf(1))}).Check, "not a finite number"},
-		{"rating without version", (&sudokulab.Rating{Rater: "se"}).Check, "rater version is empty"},
+		{"rating without version", (&sudokulab.Rating{Rater: "se"}).Check, ""},
+		{"rating without rater", (&sudokulab.Rating{RaterVersion: "1"}).Check, "rater is empty"},
 
 		{"run solved", func() error {
 			return (&sudokulab.Run{Status: sudokulab.StatusSolved, FinalGrid: solution, BestCost: intp(0)}).Check(puzzle)

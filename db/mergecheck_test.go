@@ -3,6 +3,7 @@ package db_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -320,13 +321,23 @@ func TestImportNotesBounded(t *testing.T) {
 	}
 }
 
-// TestNamesChecked gives the functions that create collections,
-// experiments and configurations names merge would refuse: each is an
-// EINVALID error, so that no lab a command wrote fails merge's checks.
-func TestNamesChecked(t *testing.T) {
+// TestWritesChecked gives the functions that create collections,
+// experiments, configurations, memberships and ratings what merge would
+// refuse: each is an EINVALID error, so that no lab a command wrote fails
+// merge's checks.
+func TestWritesChecked(t *testing.T) {
 	ctx := context.Background()
 	d := openTemp(t)
 	long := strings.Repeat("n", sudokulab.MaxNameBytes+1)
+	label := strings.Repeat("l", sudokulab.MaxLabelBytes+1)
+	p := sudokulab.Puzzle{Givens: paperdata.MustGet("sato-no1").Puzzle}
+	col, err := db.EnsureCollection(ctx, d, "c", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.AddPuzzle(ctx, d, &p); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		fn   func() error
@@ -340,6 +351,16 @@ func TestNamesChecked(t *testing.T) {
 		{"configuration name not UTF-8", func() error {
 			_, _, err := db.EnsureConfig(ctx, d, &sudokulab.Config{Name: "\xff", Solver: "exact"})
 			return err
+		}},
+		{"membership label too long", func() error {
+			return db.AddMembership(ctx, d, sudokulab.Membership{CollectionID: col, PuzzleID: p.ID, Label: label})
+		}},
+		{"rating label too long", func() error {
+			return db.UpsertRating(ctx, d, sudokulab.Rating{PuzzleID: p.ID, Rater: "r", Label: label})
+		}},
+		{"rating value infinite", func() error {
+			inf := math.Inf(1)
+			return db.UpsertRating(ctx, d, sudokulab.Rating{PuzzleID: p.ID, Rater: "r", Value: &inf})
 		}},
 	}
 	for _, tt := range tests {

@@ -315,11 +315,14 @@ func ensureNamed(ctx context.Context, x sqlx.ExtContext, table, what, name, desc
 // AddMembership puts a puzzle in a collection. Position 0 places it after
 // the collection's last puzzle. If the puzzle is in the collection already
 // nothing changes, except the label when m has a non-empty one. A missing
-// collection, puzzle or import is an ENOTFOUND error; Metadata must be
-// empty or a JSON object.
+// collection, puzzle or import is an ENOTFOUND error; a label longer than
+// sudokulab.MaxLabelBytes, or Metadata that is neither empty nor a JSON
+// object, is an EINVALID error.
 func AddMembership(ctx context.Context, x sqlx.ExtContext, m sudokulab.Membership) error {
-	if err := checkJSONObject("membership metadata", m.Metadata); err != nil {
-		return err
+	check := m
+	check.Position = max(m.Position, 1) // 0: after the last one
+	if err := check.Check(); err != nil {
+		return sudokulab.WrapError(sudokulab.EINVALID, err, "membership of puzzle %d", m.PuzzleID)
 	}
 	var pos any
 	if m.Position > 0 {

@@ -374,11 +374,8 @@ func UpsertRating(ctx context.Context, x sqlx.ExtContext, r sudokulab.Rating) er
 	if r.Options == "" {
 		r.Options = "{}"
 	}
-	if err := checkJSONObject("rating options", r.Options); err != nil {
-		return err
-	}
-	if err := checkJSONObject("rating details", r.Details); err != nil {
-		return err
+	if err := r.Check(); err != nil {
+		return sudokulab.WrapError(sudokulab.EINVALID, err, "rating of puzzle %d by %.80q", r.PuzzleID, r.Rater)
 	}
 	_, err := x.ExecContext(ctx, x.Rebind(`
 		INSERT INTO ratings (puzzle_id, rater, rater_version, options, value, label, details, rated_at)

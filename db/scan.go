@@ -2,7 +2,6 @@ package db
 
 import (
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -137,19 +136,6 @@ func nullGrid(g sudokulab.Grid) any {
 		return nil
 	}
 	return g.String()
-}
-
-// checkJSONObject returns an EINVALID error unless s is empty or a JSON
-// object.
-func checkJSONObject(what, s string) error {
-	if s == "" {
-		return nil
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(s), &m); err != nil || m == nil {
-		return sudokulab.Errorf(sudokulab.EINVALID, "%s must be a JSON object, got %.60q", what, s)
-	}
-	return nil
 }
 
 // parseGridCol reads a grid column of a row whose shape is known.
