@@ -1137,6 +1137,9 @@ func (imp *importer) prepare(ctx context.Context, b *batch) (*prepared, error) {
 			ImportID: id, SourceLine: rec.Line, Metadata: meta}}
 		for _, r := range rec.Ratings {
 			v := r.Value
+			if math.IsNaN(v) || math.IsInf(v, 0) { // "NaN" or "inf" in a rating column: no rating
+				continue
+			}
 			row.Ratings = append(row.Ratings, sudokulab.Rating{Rater: db.FileRater(r.Rater, labRaters),
 				RaterVersion: "imported", Value: &v, ImportID: id})
 		}

@@ -340,3 +340,24 @@ func TestImportLongLabel(t *testing.T) {
 		t.Errorf("counts %+v, want 1 new and 1 rejected", im)
 	}
 }
+
+// TestImportNonFiniteRatings imports a CSV whose ER column holds "inf"
+// and "NaN": those are no ratings (merge refuses a rating that is no
+// finite number), the finite one is kept.
+func TestImportNonFiniteRatings(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "er.csv")
+	text := "puzzle,ER\n" + easy + ",inf\n" +
+		"1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..,NaN\n" +
+		"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......,9.1\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := openTemp(t)
+	importFile(t, d, path, pipeline.Options{})
+	if n := count(t, d, "SELECT COUNT(*) FROM ratings"); n != 1 {
+		t.Errorf("%d ratings, want the finite one", n)
+	}
+	if _, err := db.Merge(context.Background(), openTemp(t), d, db.MergeOptions{}); err != nil {
+		t.Errorf("merge: %v", err)
+	}
+}
