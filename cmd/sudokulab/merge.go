@@ -59,7 +59,8 @@ The sources are only read. The destination is written in short
 transactions (a few hundred runs with their trajectories each), so other
 commands can use it meanwhile, and an interrupted merge resumes when run
 again. The table printed at the end counts, for each source and kind of
-row, the rows added, already there, updated, in conflict and skipped.
+row, the rows added, already there, updated, in conflict, skipped, and
+left out as invalid.
 
 A cluster without a database server: every task of a job array runs its
 slice of one plan (run --shard K/N) into its own copy of lab.db, and one
