@@ -127,7 +127,10 @@ func TestWorkersShareAPlan(t *testing.T) {
 			for i := range 4 {
 				h := open(t)
 				wg.Go(func() {
-					q := &runner.DBQueue{DB: h, Worker: fmt.Sprintf("w%d", i), ExperimentID: exp, Lease: 5 * time.Second}
+					// Leases that cannot lapse: under the race detector on a
+					// loaded machine 5 s did, and lapsed work is run twice
+					// (TestWorkerDeathHandsOver is about that).
+					q := &runner.DBQueue{DB: h, Worker: fmt.Sprintf("w%d", i), ExperimentID: exp, Lease: time.Hour}
 					sum, err := runner.Work(ctx, q, fixedCatalog{h, cfgs}, runner.WorkOptions{
 						Options:  runner.Options{Jobs: 1, Host: fmt.Sprintf("host%d", i), BatchRuns: 4},
 						Poll:     20 * time.Millisecond,
@@ -201,9 +204,11 @@ func TestWorkerDeathHandsOver(t *testing.T) {
 				t.Fatalf("claim: %d items, %v", len(dead), err)
 			}
 			start := time.Now()
-			q := &runner.DBQueue{DB: open(t), Worker: "alive", ExperimentID: exp, Lease: lease}
+			// The live worker's own leases cannot lapse, however loaded
+			// the machine: only the dead worker's do.
+			q := &runner.DBQueue{DB: open(t), Worker: "alive", ExperimentID: exp, Lease: time.Hour}
 			sum, err := runner.Work(ctx, q, fixedCatalog{d, cfgs}, runner.WorkOptions{
-				Options: runner.Options{Jobs: 2}, Lease: lease, Poll: 50 * time.Millisecond,
+				Options: runner.Options{Jobs: 2}, Lease: time.Hour, Poll: 50 * time.Millisecond,
 			})
 			if err != nil {
 				t.Fatal(err)
