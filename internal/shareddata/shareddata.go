@@ -13,17 +13,33 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"testing"
 )
 
 // Env names the environment variable that overrides the folder's place.
 const Env = "SUDOKULAB_SHARED"
+
+// Absent is the value of $SUDOKULAB_SHARED that declares the folder
+// missing on purpose: on a fresh machine without it, scripts/test sets it
+// and says so, and the few tests that compare committed copies with the
+// folder skip, naming what they did not check (see Need), instead of
+// failing. Anything that is not declared absent and not there fails.
+const Absent = "none"
+
+// ErrAbsent is the error, wrapped, of Path where the folder is declared
+// absent.
+var ErrAbsent = errors.New("shared data: the folder is declared absent (" + Env + "=" + Absent + ")")
 
 // Dir returns the shared folder: $SUDOKULAB_SHARED when set, otherwise
 // "shared" beside the module root, the nearest directory at or above the
 // working directory that holds go.mod (go test runs a package's tests in
 // its directory).
 func Dir() (string, error) {
-	if d := os.Getenv(Env); d != "" {
+	switch d := os.Getenv(Env); d {
+	case "":
+	case Absent:
+		return "", ErrAbsent
+	default:
 		return d, nil
 	}
 	wd, err := os.Getwd()
@@ -45,6 +61,9 @@ func Dir() (string, error) {
 // the folder.
 func Path(rel string) (string, error) {
 	dir, err := Dir()
+	if errors.Is(err, ErrAbsent) {
+		return "", fmt.Errorf("%w: %s not read", err, rel)
+	}
 	if err != nil {
 		return "", err
 	}
@@ -56,4 +75,29 @@ func Path(rel string) (string, error) {
 		return "", fmt.Errorf("shared data: %w", err)
 	}
 	return p, nil
+}
+
+// Need returns the path of rel under the shared folder for a test or
+// benchmark. Where the folder is declared absent ($SUDOKULAB_SHARED=none)
+// it skips tb, saying which file it did not read; where the file is
+// missing otherwise it fails tb with an error naming the file.
+func Need(tb testing.TB, rel string) string {
+	tb.Helper()
+	p, err := Path(rel)
+	Check(tb, err)
+	return p
+}
+
+// Check ends tb when err, an error of Path or of a reader built on it, is
+// not nil: a skip that names what was not read where the folder is
+// declared absent, a failure otherwise.
+func Check(tb testing.TB, err error) {
+	tb.Helper()
+	switch {
+	case err == nil:
+	case errors.Is(err, ErrAbsent):
+		tb.Skipf("%v: not checked against it", err)
+	default:
+		tb.Fatal(err)
+	}
 }

@@ -1,6 +1,7 @@
 package shareddata_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,5 +42,23 @@ func TestPathFromEnv(t *testing.T) {
 	_, err = shareddata.Path("data/y.txt")
 	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "data", "y.txt")) || !strings.Contains(err.Error(), shareddata.Env) {
 		t.Errorf("Path of a missing file: error %v, want one naming it and %s", err, shareddata.Env)
+	}
+}
+
+func TestDeclaredAbsent(t *testing.T) {
+	t.Setenv(shareddata.Env, shareddata.Absent)
+	_, err := shareddata.Path("data/x.txt")
+	if !errors.Is(err, shareddata.ErrAbsent) || !strings.Contains(err.Error(), "data/x.txt") {
+		t.Errorf("Path with the folder declared absent: error %v, want ErrAbsent naming data/x.txt", err)
+	}
+	// Need skips, and says what it did not read.
+	var skipped bool
+	t.Run("need", func(t *testing.T) {
+		defer func() { skipped = t.Skipped() }()
+		shareddata.Need(t, "data/x.txt")
+		t.Error("Need returned with the folder declared absent")
+	})
+	if !skipped {
+		t.Error("Need with the folder declared absent did not skip")
 	}
 }
