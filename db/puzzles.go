@@ -282,6 +282,18 @@ func EnsureExperiment(ctx context.Context, x sqlx.ExtContext, name, description 
 	return ensureNamed(ctx, x, "experiments", "experiment", name, description)
 }
 
+// ExperimentID returns the id of the experiment called name. Only a
+// missing experiment is an ENOTFOUND error; a failed read is returned as
+// the database reported it, so that callers can try it again.
+func ExperimentID(ctx context.Context, x sqlx.ExtContext, name string) (int64, error) {
+	var id int64
+	err := sqlx.GetContext(ctx, x, &id, x.Rebind(`SELECT id FROM experiments WHERE name = ?`), name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, sudokulab.Errorf(sudokulab.ENOTFOUND, "no experiment called %q (see sudokulab experiments list)", name)
+	}
+	return id, dbError(err, "find experiment "+name)
+}
+
 // ensureNamed implements EnsureCollection and EnsureExperiment, whose
 // tables both have id, name (unique), description and created_at.
 func ensureNamed(ctx context.Context, x sqlx.ExtContext, table, what, name, description string) (int64, error) {

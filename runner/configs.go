@@ -110,7 +110,12 @@ func findEquivalentConfig(ctx context.Context, x sqlx.ExtContext, info sudokulab
 // taken is left alone.
 func SyncPresets(ctx context.Context, d *db.DB, reg Registry) error {
 	// Look first, without the write lock: usually every preset is there.
-	stored, err := db.ListConfigs(ctx, d)
+	// The look is tried again as the write is (see db.DB.Retry).
+	var stored []sudokulab.Config
+	err := d.Retry(ctx, func() (err error) {
+		stored, err = db.ListConfigs(ctx, d)
+		return err
+	})
 	if err != nil {
 		return err
 	}

@@ -366,3 +366,47 @@ func TestCountSurvivesSIGKILL(t *testing.T) {
 		t.Errorf("counting again should take only the %d left: %s %s", 2-kept, out, errOut)
 	}
 }
+
+// TestWorkerStartOutlivesCut cuts off the session of each of a worker's
+// first reads (the presets, its experiment, the work left), as a restart
+// of the PostgreSQL server does: the worker reads again on a new session
+// and does its work, instead of exiting (or calling its experiment
+// missing).
+func TestWorkerStartOutlivesCut(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	file := variants(t, t.TempDir(), 2)
+	for _, args := range [][]string{{"init"}, {"import", file, "--collection", "cut"}} {
+		if _, errOut, code := run(t, append([]string{"--db", dsn}, args...)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+	}
+	d, err := db.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, table := range []string{"configs", "experiments", "work"} {
+		t.Run(table, func(t *testing.T) {
+			exp := "cut-" + table
+			if _, errOut, code := run(t, "--db", dsn, "run", "--collection", "cut", "--config", "exact",
+				"--runs", "2", "--experiment", exp, "--enqueue-only"); code != 0 {
+				t.Fatalf("run --enqueue-only: exit %d: %s", code, errOut)
+			}
+			var errOut string
+			err := pgtest.CutWaiting(t, dsn, table, func() error {
+				_, stderr, code := run(t, "--db", dsn, "worker", "--experiment", exp, "--jobs", "1")
+				if errOut = stderr; code != 0 {
+					return fmt.Errorf("worker: exit %d", code)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("%v across the cut; stderr:\n%s", err, errOut)
+			}
+			n := count(t, d, `SELECT COUNT(*) FROM work w JOIN experiments e ON e.id = w.experiment_id WHERE e.name = ? AND w.state = 'done'`, exp)
+			if n != 4 {
+				t.Errorf("%d runs recorded for %s, want 4 (2 puzzles x 2 runs)", n, exp)
+			}
+		})
+	}
+}

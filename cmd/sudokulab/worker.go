@@ -66,22 +66,28 @@ func runWorker(ctx context.Context, cmd *cobra.Command, o *workerOptions) error 
 		return err
 	}
 	defer d.Close()
+	// Like every read of the work, these outlive a busy database or a
+	// server restart (see db.DB.Retry).
 	var exp int64
 	if o.experiment != "" {
-		if err := d.GetContext(ctx, &exp, d.Rebind(`SELECT id FROM experiments WHERE name = ?`), o.experiment); err != nil {
-			return sudokulab.Errorf(sudokulab.ENOTFOUND, "no experiment called %q (see sudokulab experiments list)", o.experiment)
+		err := d.Retry(ctx, func() (err error) {
+			exp, err = db.ExperimentID(ctx, d, o.experiment)
+			return err
+		})
+		if err != nil {
+			return err
 		}
-	}
-	left, err := db.RemainingWork(ctx, d, exp, 0)
-	if err != nil {
-		return err
 	}
 	stderr := cmd.ErrOrStderr()
 	name := runner.Worker("")
+	q := &runner.DBQueue{DB: d, Worker: name, ExperimentID: exp, Lease: o.lease}
+	left, err := q.Left(ctx)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(stderr, "worker %s: %d runs pending in %s\n", name, left.Pending+left.Lapsed, d.Path())
 	prog := newProgress(stderr)
 	prog.Start(int(left.Pending+left.Lapsed), 0)
-	q := &runner.DBQueue{DB: d, Worker: name, ExperimentID: exp, Lease: o.lease}
 	sum, err := runner.Work(ctx, q, &runner.DBCatalog{DB: d, Registry: o.registry}, runner.WorkOptions{
 		Options: runner.Options{Jobs: o.jobs, Progress: prog},
 		Lease:   o.lease,

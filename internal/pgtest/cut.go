@@ -40,8 +40,11 @@ func CutWaiting(tb testing.TB, dsn, table string, fn func() error) error {
 			tb.Fatalf("pgtest: the code under test returned (%v) without waiting for the lock on %s", err, table)
 		default:
 		}
+		// Look from outside the transaction: inside it, PostgreSQL
+		// keeps showing the pg_stat_activity of its first look, and a
+		// session that reached the lock after that was never seen.
 		var pid int
-		err := tx.QueryRowContext(ctx, `SELECT pid FROM pg_stat_activity
+		err := admin.QueryRowContext(ctx, `SELECT pid FROM pg_stat_activity
 			WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()
 			ORDER BY backend_start LIMIT 1`).Scan(&pid)
 		if err == sql.ErrNoRows {
