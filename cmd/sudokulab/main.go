@@ -17,10 +17,29 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go onSignals(sigs, cancel, os.Stderr, os.Exit)
 	err := newRootCmd().ExecuteContext(ctx)
-	stop()
+	signal.Stop(sigs)
+	cancel()
 	os.Exit(exitCode(os.Stderr, err))
+}
+
+// onSignals stops the command cleanly on the first signal from sigs (it
+// cancels the command's context: finished work is kept, claims handed
+// back) and quits at once with exitCanceled on the second, for when the
+// clean stop takes longer than the user will wait. Quitting at once costs
+// what kill -9 costs: work not yet committed, and a lease that has to
+// lapse; the same command run again resumes after what was committed.
+func onSignals(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Writer, exit func(int)) {
+	<-sigs
+	cancel()
+	fmt.Fprintln(stderr, "sudokulab: stopping cleanly (finished work is kept); interrupt again to quit at once")
+	<-sigs
+	fmt.Fprintln(stderr, "sudokulab: interrupted again: quitting at once (work not yet committed is lost; the same command resumes)")
+	exit(exitCanceled)
 }
 
 // Exit codes. They are part of the interface: scripts test them.
@@ -31,7 +50,7 @@ const (
 	exitNotFound = 3   // a named thing does not exist
 	exitConflict = 4   // the request contradicts what is stored
 	exitNoSpace  = 5   // a disk, quota or database server is full
-	exitCanceled = 130 // interrupted (Ctrl-C), after finishing cleanly
+	exitCanceled = 130 // interrupted (Ctrl-C): cleanly, or at once on a second Ctrl-C
 )
 
 // exitCode is the one place that turns an error into a message and an exit

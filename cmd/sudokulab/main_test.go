@@ -238,3 +238,43 @@ func TestExitCodeNoSpace(t *testing.T) {
 		}
 	}
 }
+
+// TestSignalsSecondQuits checks the signal handling of main with a fake
+// exit: the first SIGINT or SIGTERM cancels the command's context and
+// nothing more, so that it stops cleanly; the second quits at once with
+// the interrupt's exit code.
+func TestSignalsSecondQuits(t *testing.T) {
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			sigs := make(chan os.Signal)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var stderr bytes.Buffer
+			codes := make(chan int, 2)
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				onSignals(sigs, cancel, &stderr, func(code int) { codes <- code })
+			}()
+			sigs <- sig
+			<-ctx.Done() // canceled by the first signal
+			// The handler is past cancel and waits for a second signal:
+			// the send below is taken only by that wait, so no exit can
+			// have come from the first.
+			sigs <- sig
+			<-done
+			close(codes)
+			var got []int
+			for c := range codes {
+				got = append(got, c)
+			}
+			if len(got) != 1 || got[0] != exitCanceled {
+				t.Errorf("exits %v after two signals, want one with %d", got, exitCanceled)
+			}
+			if !strings.Contains(stderr.String(), "interrupt again to quit at once") ||
+				!strings.Contains(stderr.String(), "quitting at once") {
+				t.Errorf("stderr says %q, want the clean stop and the quit announced", stderr.String())
+			}
+		})
+	}
+}
