@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,13 +49,14 @@ func (c *cancelProgress) Update(_ int64, puzzles int) {
 	}
 }
 
-// TestImportCommandResume: an interrupted import is invisible to the
-// commands, a conflict while another process holds it, and resumed by the
-// same command once it is free.
-func TestImportCommandResume(t *testing.T) {
+// interruptedImport makes a lab whose import of 2,000 puzzles into
+// collection many was interrupted after 800, and returns the lab and the
+// file.
+func interruptedImport(t *testing.T) (dbPath, file string) {
+	t.Helper()
 	dir := t.TempDir()
-	dbPath := initDB(t, filepath.Join(dir, "lab.db"))
-	file := writeVariants(t, dir, 2000)
+	dbPath = initDB(t, filepath.Join(dir, "lab.db"))
+	file = writeVariants(t, dir, 2000)
 	ctx, cancel := context.WithCancel(context.Background())
 	d, err := db.Open(ctx, dbPath)
 	if err != nil {
@@ -65,6 +67,14 @@ func TestImportCommandResume(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted import: %v", err)
 	}
+	return dbPath, file
+}
+
+// TestImportCommandResume: an interrupted import is invisible to the
+// commands, a conflict while another process holds it, and resumed by the
+// same command once it is free.
+func TestImportCommandResume(t *testing.T) {
+	dbPath, file := interruptedImport(t)
 
 	mustRun(t, "--db", dbPath, "sql", "--write", "UPDATE imports SET worker = 'elsewhere:7', lease_until = '2999-01-01T00:00:00.000Z'")
 	for _, tt := range []struct {
@@ -92,6 +102,41 @@ func TestImportCommandResume(t *testing.T) {
 	}
 	if out := mustRun(t, "--db", dbPath, "-O", "csv", "sql", "SELECT count(*) AS n, min(position) AS lo, max(position) AS hi FROM puzzle_catalog WHERE collection = 'many'"); out != "n,lo,hi\n2000,1,2000\n" {
 		t.Errorf("collection after the resume:\n%s", out)
+	}
+}
+
+// TestImportTakesOverDeadHolder: an interrupted import held by a process
+// of this host that no longer exists (killed with kill -9) is taken over
+// at once, its lease notwithstanding; one held by a live process of this
+// host is not.
+func TestImportTakesOverDeadHolder(t *testing.T) {
+	dbPath, file := interruptedImport(t)
+	host, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A process that has ended and been waited for: its PID is free (a
+	// new process could take it in between, which would make this test
+	// fail, not pass).
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	hold := func(pid int) {
+		mustRun(t, "--db", dbPath, "sql", "--write",
+			fmt.Sprintf("UPDATE imports SET worker = '%s:%d', lease_until = '2999-01-01T00:00:00.000Z'", host, pid))
+	}
+
+	hold(os.Getpid())
+	if _, errOut, code := run(t, "--db", dbPath, "import", "--collection", "many", file); code != exitConflict ||
+		!strings.Contains(errOut, fmt.Sprintf("%s:%d is importing this file", host, os.Getpid())) {
+		t.Errorf("import beside a live holder of this host: exit %d, %q; want exit %d naming it", code, errOut, exitConflict)
+	}
+	hold(gone.ProcessState.Pid())
+	out := mustRun(t, "--db", dbPath, "import", "--collection", "many", file)
+	if !strings.Contains(out, "2000 read: 2000 new, 0 duplicate, 0 rejected; collection many (import 1)") ||
+		!strings.Contains(out, "resumed an interrupted import after the ") {
+		t.Errorf("import after its holder died:\n%s", out)
 	}
 }
 

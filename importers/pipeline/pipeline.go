@@ -461,7 +461,10 @@ func workerName() string {
 }
 
 // workerGone reports whether worker ("host:pid") is a process of this host
-// that no longer exists.
+// that no longer exists, so that a rerun after kill -9 takes its import
+// over at once. The holder records no start time: a new process that got
+// the dead one's PID keeps the import held until its lease lapses, which
+// errs on the safe side.
 func workerGone(worker string) bool {
 	i := strings.LastIndexByte(worker, ':')
 	if i < 0 {
