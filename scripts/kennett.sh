@@ -128,9 +128,14 @@ for class in "${CLASSES[@]}"; do
 		echo "kennett.sh: $class: $have of $N boards recorded; generating $BATCH more" >&2
 		"$PROGRAM" -g"$BATCH" -c"$class" -fcompact >"$tmp/batch" || fail "$PROGRAM -g$BATCH -c'$class' -fcompact failed"
 		{ if [ -f "$file" ]; then gzip -dc "$file"; fi; cat "$tmp/batch"; } | boards | compact "$class" | gzip -9n >"$tmp/new.gz"
+		added=$(($(count "$tmp/new.gz") - have))
+		# The boards and their log line are written together: Ctrl-C or
+		# kill waits until both are.
+		trap '' INT TERM
 		mv "$tmp/new.gz" "$file"
 		printf '%s\t%s\t%s\t%s\t%d\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$class" "$(version)" \
-			"$PROGRAM -g$BATCH '-c$class' -fcompact" $(($(count "$file") - have)) >>"$LOG"
+			"$PROGRAM -g$BATCH '-c$class' -fcompact" "$added" >>"$LOG"
+		trap - INT TERM
 		have=$(count "$file")
 	done
 	[ "$GENERATE_ONLY" = 1 ] && continue
