@@ -1,12 +1,14 @@
 package db
 
+// Puzzles: adding, counting, finding and listing them, and their symmetry
+// forms.
+
 import (
 	"context"
 	"database/sql"
 	"errors"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/jmoiron/sqlx"
 
@@ -250,234 +252,25 @@ func ListPuzzles(ctx context.Context, x sqlx.ExtContext, where string, limit int
 	return out, nil
 }
 
-// connExt is one connection of a pool as a sqlx.ExtContext.
-type connExt struct {
-	*sqlx.Conn
-	pool *sqlx.DB
+// SetSymmetryForm stores the symmetry form of a puzzle.
+func SetSymmetryForm(ctx context.Context, x sqlx.ExtContext, id int64, form string) error {
+	_, err := x.ExecContext(ctx, x.Rebind(`UPDATE puzzles SET symmetry_form = ? WHERE id = ?`), nullStr(form), id)
+	return dbError(err, "set symmetry form of puzzle "+strconv.FormatInt(id, 10))
 }
 
-func (c connExt) DriverName() string     { return c.pool.DriverName() }
-func (c connExt) Rebind(q string) string { return c.pool.Rebind(q) }
-func (c connExt) BindNamed(q string, arg any) (string, []any, error) {
-	return c.pool.BindNamed(q, arg)
-}
-
-// EnsureCollection returns the id of the collection called name, creating
-// it with the description if there is none. An existing collection keeps
-// its description unless it has none.
-func EnsureCollection(ctx context.Context, x sqlx.ExtContext, name, description string) (int64, error) {
-	if strings.TrimSpace(name) == "" {
-		return 0, sudokulab.Errorf(sudokulab.EINVALID, "a collection needs a name")
-	}
-	return ensureNamed(ctx, x, "collections", "collection", name, description)
-}
-
-// EnsureExperiment returns the id of the experiment called name, creating
-// it with the description if there is none. An existing experiment keeps
-// its description unless it has none.
-func EnsureExperiment(ctx context.Context, x sqlx.ExtContext, name, description string) (int64, error) {
-	if strings.TrimSpace(name) == "" {
-		return 0, sudokulab.Errorf(sudokulab.EINVALID, "an experiment needs a name")
-	}
-	return ensureNamed(ctx, x, "experiments", "experiment", name, description)
-}
-
-// ExperimentID returns the id of the experiment called name. Only a
-// missing experiment is an ENOTFOUND error; a failed read is returned as
-// the database reported it, so that callers can try it again.
-func ExperimentID(ctx context.Context, x sqlx.ExtContext, name string) (int64, error) {
-	var id int64
-	err := sqlx.GetContext(ctx, x, &id, x.Rebind(`SELECT id FROM experiments WHERE name = ?`), name)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, sudokulab.Errorf(sudokulab.ENOTFOUND, "no experiment called %q (see sudokulab experiments list)", name)
-	}
-	return id, dbError(err, "find experiment "+name)
-}
-
-// ensureNamed implements EnsureCollection and EnsureExperiment, whose
-// tables both have id, name (unique), description and created_at.
-func ensureNamed(ctx context.Context, x sqlx.ExtContext, table, what, name, description string) (int64, error) {
-	if err := (&sudokulab.Collection{Name: name, Description: description}).Check(); err != nil {
-		return 0, sudokulab.WrapError(sudokulab.EINVALID, err, "%s %.80q", what, name)
-	}
-	var id int64
-	err := x.QueryRowxContext(ctx, x.Rebind(`
-		INSERT INTO `+table+` (name, description, created_at) VALUES (?, ?, ?)
-		ON CONFLICT (name) DO NOTHING
-		RETURNING id`), name, description, FormatTime(now())).Scan(&id)
-	if err == nil {
-		return id, nil
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return 0, dbError(err, "add "+what+" "+name)
-	}
-	var old string
-	err = x.QueryRowxContext(ctx, x.Rebind(`SELECT id, description FROM `+table+` WHERE name = ?`), name).Scan(&id, &old)
-	if err != nil {
-		return 0, dbError(err, "find "+what+" "+name)
-	}
-	if old == "" && description != "" {
-		if _, err := x.ExecContext(ctx, x.Rebind(`UPDATE `+table+` SET description = ? WHERE id = ?`), description, id); err != nil {
-			return 0, dbError(err, "describe "+what+" "+name)
-		}
-	}
-	return id, nil
-}
-
-// AddMembership puts a puzzle in a collection. Position 0 places it after
-// the collection's last puzzle. If the puzzle is in the collection already
-// nothing changes, except the label when m has a non-empty one. A missing
-// collection, puzzle or import is an ENOTFOUND error; a label longer than
-// sudokulab.MaxLabelBytes, or Metadata that is neither empty nor a JSON
-// object, is an EINVALID error.
-func AddMembership(ctx context.Context, x sqlx.ExtContext, m sudokulab.Membership) error {
-	check := m
-	check.Position = max(m.Position, 1) // 0: after the last one
-	if err := check.Check(); err != nil {
-		return sudokulab.WrapError(sudokulab.EINVALID, err, "membership of puzzle %d", m.PuzzleID)
-	}
-	var pos any
-	if m.Position > 0 {
-		pos = m.Position
-	} else if m.Position < 0 {
-		return sudokulab.Errorf(sudokulab.EINVALID, "membership position %d: want 1 or more, or 0 for the next one", m.Position)
-	}
-	_, err := x.ExecContext(ctx, x.Rebind(`
-		INSERT INTO collection_puzzles
-			(collection_id, puzzle_id, position, label, import_id, source_line, metadata, added_at)
-		VALUES (?, ?,
-			COALESCE(?, (SELECT COALESCE(MAX(position), 0) + 1 FROM collection_puzzles WHERE collection_id = ?)),
-			?, ?, ?, ?, ?)
-		ON CONFLICT (collection_id, puzzle_id) DO UPDATE SET label = excluded.label
-		WHERE excluded.label <> ''`),
-		m.CollectionID, m.PuzzleID, pos, m.CollectionID, m.Label, nullID(m.ImportID), nullID(m.SourceLine),
-		nullStr(m.Metadata), FormatTime(stamp(m.AddedAt)))
-	if err != nil {
-		return dbError(err, "add puzzle "+strconv.FormatInt(m.PuzzleID, 10)+" to collection "+strconv.FormatInt(m.CollectionID, 10))
-	}
-	return nil
-}
-
-// PuzzleCollections returns the memberships of a puzzle, with the
-// collection names, ordered by collection name; memberships written by
-// imports still loading are left out.
-func PuzzleCollections(ctx context.Context, x sqlx.ExtContext, puzzleID int64) ([]sudokulab.Membership, error) {
-	rows, err := x.QueryxContext(ctx, x.Rebind(`
-		SELECT cp.collection_id, cp.puzzle_id, cp.position, cp.label, cp.import_id, cp.source_line,
-		       cp.metadata, cp.added_at, c.name
-		FROM collection_puzzles cp JOIN collections c ON c.id = cp.collection_id
-		WHERE cp.puzzle_id = ? AND `+notLoading("cp.import_id")+`
-		ORDER BY c.name`), puzzleID)
-	if err != nil {
-		return nil, dbError(err, "puzzle collections")
-	}
-	defer rows.Close()
-	var out []sudokulab.Membership
-	for rows.Next() {
-		var m sudokulab.Membership
-		if err := rows.Scan(&m.CollectionID, &m.PuzzleID, &m.Position, &m.Label, idCol[int64]{&m.ImportID},
-			idCol[int]{&m.SourceLine}, strCol{&m.Metadata}, timeCol{&m.AddedAt}, &m.Collection); err != nil {
-			return nil, dbError(err, "puzzle collections")
-		}
-		out = append(out, m)
-	}
-	return out, dbError(rows.Err(), "puzzle collections")
-}
-
-// ListCollections returns every collection with its number of puzzles,
-// ordered by name. Collections created by imports still loading, and the
-// puzzles and memberships such imports wrote, are left out.
-func ListCollections(ctx context.Context, x sqlx.ExtContext) ([]sudokulab.Collection, error) {
-	rows, err := x.QueryxContext(ctx, `
-		SELECT c.id, c.name, c.description, c.created_at, c.frozen, COUNT(p.id)
-		FROM collections c
-		LEFT JOIN collection_puzzles cp ON cp.collection_id = c.id AND `+notLoading("cp.import_id")+`
-		LEFT JOIN puzzles p ON p.id = cp.puzzle_id AND `+notLoading("p.import_id")+`
-		WHERE `+notLoading("c.import_id")+`
-		GROUP BY c.id, c.name, c.description, c.created_at, c.frozen
-		ORDER BY c.name`)
-	if err != nil {
-		return nil, dbError(err, "list collections")
-	}
-	defer rows.Close()
-	var out []sudokulab.Collection
-	for rows.Next() {
-		var c sudokulab.Collection
-		if err := rows.Scan(&c.ID, &c.Name, &c.Description, timeCol{&c.CreatedAt}, &c.Frozen, &c.Puzzles); err != nil {
-			return nil, dbError(err, "list collections")
-		}
-		out = append(out, c)
-	}
-	return out, dbError(rows.Err(), "list collections")
-}
-
-// InsertImport records the start of an import and sets im.ID (and
-// im.StartedAt when zero).
-func InsertImport(ctx context.Context, x sqlx.ExtContext, im *sudokulab.Import) (int64, error) {
-	im.StartedAt = stamp(im.StartedAt)
-	im.Notes = boundNotes(im.Notes)
-	var id int64
-	err := x.QueryRowxContext(ctx, x.Rebind(`
-		INSERT INTO imports (file_name, file_sha256, format, collection_id, started_at, finished_at,
-			puzzles_read, puzzles_new, puzzles_duplicate, puzzles_rejected, notes)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		RETURNING id`),
-		im.FileName, im.FileSHA256, im.Format, nullID(im.CollectionID), FormatTime(im.StartedAt), nullTime(im.FinishedAt),
-		im.PuzzlesRead, im.PuzzlesNew, im.PuzzlesDuplicate, im.PuzzlesRejected, im.Notes).Scan(&id)
-	if err != nil {
-		return 0, dbError(err, "record import of "+im.FileName)
-	}
-	im.ID = id
-	return id, nil
-}
-
-// boundNotes keeps an import's notes within sudokulab.MaxTextBytes: the
-// lines that fit, then one saying how much was left out (a file with many
-// rejected entries notes each).
-func boundNotes(notes string) string {
-	const room = 200 // for the last line
-	if len(notes) <= sudokulab.MaxTextBytes {
-		return notes
-	}
-	cut := strings.LastIndexByte(notes[:sudokulab.MaxTextBytes-room], '\n')
-	if cut < 0 { // one long line: cut it at a character
-		cut = sudokulab.MaxTextBytes - room
-		for cut > 0 && !utf8.RuneStart(notes[cut]) {
-			cut--
-		}
-	}
-	return notes[:cut] + "\n... and " + strconv.Itoa(len(notes)-cut) + " more bytes of notes, not kept"
-}
-
-// ImportCounts stores the counts and notes of an import still under way,
-// leaving it unfinished (finished_at NULL), so that a process killed
-// between two batches leaves an imports row that counts what it stored.
-func ImportCounts(ctx context.Context, x sqlx.ExtContext, im *sudokulab.Import) error {
-	im.Notes = boundNotes(im.Notes)
-	_, err := x.ExecContext(ctx, x.Rebind(`
-		UPDATE imports SET puzzles_read = ?, puzzles_new = ?, puzzles_duplicate = ?, puzzles_rejected = ?, notes = ?
-		WHERE id = ?`),
-		im.PuzzlesRead, im.PuzzlesNew, im.PuzzlesDuplicate, im.PuzzlesRejected, im.Notes, im.ID)
-	return dbError(err, "record the progress of import "+im.FileName)
-}
-
-// FinishImport stores the counts, notes and collection of an import
-// recorded by InsertImport, and its finish time (now when
-// im.FinishedAt is zero, which is then set).
-func FinishImport(ctx context.Context, x sqlx.ExtContext, im *sudokulab.Import) error {
-	im.FinishedAt = stamp(im.FinishedAt)
-	im.Notes = boundNotes(im.Notes)
-	res, err := x.ExecContext(ctx, x.Rebind(`
-		UPDATE imports SET collection_id = ?, finished_at = ?, puzzles_read = ?, puzzles_new = ?,
-			puzzles_duplicate = ?, puzzles_rejected = ?, notes = ?
-		WHERE id = ?`),
-		nullID(im.CollectionID), FormatTime(im.FinishedAt), im.PuzzlesRead, im.PuzzlesNew,
-		im.PuzzlesDuplicate, im.PuzzlesRejected, im.Notes, im.ID)
-	if err != nil {
-		return dbError(err, "finish import of "+im.FileName)
-	}
-	if n, err := res.RowsAffected(); err == nil && n == 0 {
-		return sudokulab.Errorf(sudokulab.ENOTFOUND, "no import with id %d", im.ID)
-	}
-	return nil
+// SymmetryDuplicates lists the puzzles that share their symmetry form with
+// another one: one row per puzzle, grouped by form, with how many puzzles
+// the group has and the collections each puzzle is in. What imports still
+// loading have written is left out.
+func SymmetryDuplicates(ctx context.Context, x sqlx.ExtContext) (Table, error) {
+	t, err := queryTable(ctx, x, `
+		SELECT p.symmetry_form, g.n AS puzzles, p.id, p.givens, p.grid,
+		       (SELECT MIN(c.name) FROM collection_puzzles cp JOIN collections c ON c.id = cp.collection_id
+		        WHERE cp.puzzle_id = p.id AND `+notLoading("cp.import_id")+`) AS collection
+		FROM puzzles p
+		JOIN (SELECT symmetry_form, COUNT(*) AS n FROM puzzles q WHERE symmetry_form IS NOT NULL AND `+notLoading("q.import_id")+`
+		      GROUP BY symmetry_form HAVING COUNT(*) > 1) g ON g.symmetry_form = p.symmetry_form
+		WHERE `+notLoading("p.import_id")+`
+		ORDER BY g.n DESC, p.symmetry_form, p.id`)
+	return t, dbError(err, "list duplicates up to symmetry")
 }

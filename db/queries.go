@@ -111,3 +111,15 @@ func readOnlyExt(ctx context.Context, x sqlx.ExtContext) (_ sqlx.ExtContext, qct
 	}
 	return connExt{conn, d.DB}, qctx, release, nil
 }
+
+// connExt is one connection of a pool as a sqlx.ExtContext.
+type connExt struct {
+	*sqlx.Conn
+	pool *sqlx.DB
+}
+
+func (c connExt) DriverName() string     { return c.pool.DriverName() }
+func (c connExt) Rebind(q string) string { return c.pool.Rebind(q) }
+func (c connExt) BindNamed(q string, arg any) (string, []any, error) {
+	return c.pool.BindNamed(q, arg)
+}

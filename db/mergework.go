@@ -1,0 +1,147 @@
+package db
+
+// Merge's last stage: the work queue (experiment_runs).
+
+import (
+	"database/sql"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+)
+
+type workRow struct {
+	id, experiment, puzzle, config, seed, maxEvals, maxGens, timeout int64
+	trace, state                                                     string
+	worker, finished                                                 sql.NullString
+	attempts                                                         int64
+	enqueued                                                         string
+}
+
+// runOfWork is the id of the destination's run with the identity of the
+// work row k (a key table with columns p, c, s, me, mg, t).
+const runOfWork = `(SELECT r.id FROM runs r WHERE r.puzzle_id = k.p AND r.config_id = k.c AND r.seed = k.s
+	AND r.max_evaluations = k.me AND r.max_generations = k.mg AND r.timeout_ms = k.t)`
+
+// mergeWork merges the work queue by experiment and run identity. A
+// missing item is added (one running in the source as pending: that claim
+// means nothing here); an item pending or running here and done in the
+// source becomes done, with the run of its identity.
+func (m *merger) mergeWork() error {
+	read := m.readWork
+	write := func(tx *sqlx.Tx, d *delta, page []workRow) error {
+		var rows []workRow
+		for _, r := range page {
+			e, okE := m.experiments[r.experiment]
+			p, okP := m.puzzles[r.puzzle]
+			c, okC := m.configs[r.config]
+			if !okE || !okP || !okC {
+				d.c(MergeWork).Skipped++
+				continue
+			}
+			r.experiment, r.puzzle, r.config = e, p, c
+			if r.state == "running" { // a claim on the source, not here
+				r.state, r.worker, r.attempts = "pending", sql.NullString{}, max(0, r.attempts-1)
+			}
+			rows = append(rows, r)
+		}
+		if len(rows) == 0 {
+			return nil
+		}
+		cols := []string{"i", "e", "p", "c", "s", "me", "mg", "t"}
+		big := "BIGINT"
+		types := []string{big, big, big, big, big, big, big, big}
+		keys := make([][]any, len(rows))
+		for i, r := range rows {
+			keys[i] = []any{int64(i), r.experiment, r.puzzle, r.config, r.seed, r.maxEvals, r.maxGens, r.timeout}
+		}
+		cte, args := keyTable("k", cols, types, keys)
+		found := map[int64]bool{}
+		var progress []workRow
+		err := selectAll(m.ctx, tx, "find work", tx.Rebind(`WITH `+cte+`
+			SELECT k.i, w.id, w.state FROM k CROSS JOIN work w WHERE w.experiment_id = k.e AND w.puzzle_id = k.p
+				AND w.config_id = k.c AND w.seed = k.s AND w.max_evaluations = k.me
+				AND w.max_generations = k.mg AND w.timeout_ms = k.t`), args, func(rs *sqlx.Rows) error {
+			var (
+				i, id int64
+				state string
+			)
+			if err := rs.Scan(&i, &id, &state); err != nil {
+				return err
+			}
+			found[i] = true
+			if r := rows[i]; state != "done" && r.state == "done" {
+				r.id = id // the destination's item
+				progress = append(progress, r)
+			} else {
+				d.c(MergeWork).Existing++
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, r := range progress {
+			res, err := tx.ExecContext(m.ctx, tx.Rebind(`
+				WITH k(p, c, s, me, mg, t) AS (VALUES (CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT),
+					CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT)))
+				UPDATE work SET state = 'done', run_id = (SELECT `+runOfWork+` FROM k), worker = ?, lease_until = NULL,
+					finished_at = ?
+				WHERE id = ? AND state <> 'done'`),
+				r.puzzle, r.config, r.seed, r.maxEvals, r.maxGens, r.timeout, r.worker, r.finished, r.id)
+			if err != nil {
+				return dbError(err, fmt.Sprintf("finish work %d", r.id))
+			}
+			if k, _ := res.RowsAffected(); k > 0 {
+				d.c(MergeWork).Updated++
+			} else {
+				d.c(MergeWork).Existing++
+			}
+		}
+		var add [][]any
+		for i, r := range rows {
+			if !found[int64(i)] {
+				add = append(add, []any{r.experiment, r.puzzle, r.config, r.seed, r.maxEvals, r.maxGens, r.timeout,
+					r.trace, r.state, r.worker, r.attempts, r.enqueued, r.finished})
+			}
+		}
+		if len(add) > 0 {
+			t := "TEXT"
+			cte, args := keyTable("k", []string{"e", "p", "c", "s", "me", "mg", "t", "trace", "state", "worker", "attempts", "enq", "fin"},
+				[]string{big, big, big, big, big, big, big, t, t, t, big, t, t}, add)
+			res, err := tx.ExecContext(m.ctx, tx.Rebind(`WITH `+cte+`
+				INSERT INTO work (experiment_id, puzzle_id, config_id, seed, max_evaluations, max_generations, timeout_ms,
+					trace, state, worker, attempts, run_id, enqueued_at, finished_at)
+				SELECT k.e, k.p, k.c, k.s, k.me, k.mg, k.t, k.trace, k.state, k.worker, k.attempts,
+					CASE WHEN k.state = 'done' THEN `+runOfWork+` END, k.enq, k.fin
+				FROM k WHERE true
+				ON CONFLICT DO NOTHING`), args...)
+			if err != nil {
+				return dbError(err, "add work")
+			}
+			k, _ := res.RowsAffected()
+			d.c(MergeWork).Added += k
+			d.c(MergeWork).Existing += int64(len(add)) - k
+		}
+		return nil
+	}
+	return mergePages(m, MergeWork, nil, read, write, func(r workRow) badKey { return badKey{"work", r.id, 0} })
+}
+
+// readWork reads a page of the source's work queue.
+func (m *merger) readWork(after int64, n int) ([]workRow, int64, error) {
+	var out []workRow
+	err := selectAll(m.ctx, m.src, "read work", m.src.Rebind(`
+		SELECT id, experiment_id, puzzle_id, config_id, seed, max_evaluations, max_generations, timeout_ms,
+			trace, state, worker, attempts, enqueued_at, finished_at
+		FROM work WHERE id > ? ORDER BY id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
+		var r workRow
+		err := rs.Scan(&r.id, &r.experiment, &r.puzzle, &r.config, &r.seed, &r.maxEvals, &r.maxGens, &r.timeout,
+			&r.trace, &r.state, &r.worker, &r.attempts, &r.enqueued, &r.finished)
+		out = append(out, r)
+		return err
+	})
+	if len(out) == 0 {
+		return nil, after, err
+	}
+	return out, out[len(out)-1].id, err
+}
