@@ -124,32 +124,9 @@ func bench(binary, grid, file, instances string, limit, runs, timeout int, out s
 	if binary == "" {
 		return errors.New("-sudoku-acs is required")
 	}
-	var puzzles []puzzle
-	if grid != "" {
-		g, err := sudokulab.Parse(grid)
-		if err != nil {
-			return fmt.Errorf("-grid: %w", err)
-		}
-		puzzles = append(puzzles, puzzle{grid: g, class: "grid"})
-	}
-	if file != "" {
-		ps, err := readPuzzles(file, limit)
-		if err != nil {
-			return err
-		}
-		for _, g := range ps {
-			puzzles = append(puzzles, puzzle{grid: g, class: filepath.Base(file)})
-		}
-	}
-	if instances != "" {
-		ps, err := readInstances(instances, limit)
-		if err != nil {
-			return err
-		}
-		puzzles = append(puzzles, ps...)
-	}
-	if len(puzzles) == 0 {
-		return errors.New("no puzzle: give -grid, -file or -instances")
+	puzzles, err := gatherPuzzles(grid, file, instances, limit)
+	if err != nil {
+		return err
 	}
 	var progs []program
 	for _, c := range configs {
@@ -168,6 +145,55 @@ func bench(binary, grid, file, instances string, limit, runs, timeout int, out s
 		defer f.Close()
 		log = f
 	}
+	all, err := runAll(binary, puzzles, progs, runs, timeout, log)
+	if err != nil {
+		return err
+	}
+	names := []string{"sudoku_acs"}
+	for _, p := range progs {
+		names = append(names, p.name)
+	}
+	summarizeClasses(w, names, all, puzzles, runs, timeout)
+	return nil
+}
+
+// gatherPuzzles reads the puzzles of -grid, -file and -instances, in that
+// order.
+func gatherPuzzles(grid, file, instances string, limit int) ([]puzzle, error) {
+	var puzzles []puzzle
+	if grid != "" {
+		g, err := sudokulab.Parse(grid)
+		if err != nil {
+			return nil, fmt.Errorf("-grid: %w", err)
+		}
+		puzzles = append(puzzles, puzzle{grid: g, class: "grid"})
+	}
+	if file != "" {
+		ps, err := readPuzzles(file, limit)
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range ps {
+			puzzles = append(puzzles, puzzle{grid: g, class: filepath.Base(file)})
+		}
+	}
+	if instances != "" {
+		ps, err := readInstances(instances, limit)
+		if err != nil {
+			return nil, err
+		}
+		puzzles = append(puzzles, ps...)
+	}
+	if len(puzzles) == 0 {
+		return nil, errors.New("no puzzle: give -grid, -file or -instances")
+	}
+	return puzzles, nil
+}
+
+// runAll runs sudoku_acs and then each of our programs on every puzzle,
+// runs times, with the same seed for all in one round, and writes each run
+// to log as it ends.
+func runAll(binary string, puzzles []puzzle, progs []program, runs, timeout int, log io.Writer) ([]run, error) {
 	fmt.Fprintln(log, "program\tclass\tpuzzle\tseed\tsolved\town_seconds\twall_seconds\titerations")
 	var all []run
 	for p, pz := range puzzles {
@@ -175,14 +201,14 @@ func bench(binary, grid, file, instances string, limit, runs, timeout int, out s
 			seed := int64(p*1000 + r + 1)
 			c, err := runSudokuACS(binary, pz, timeout)
 			if err != nil {
-				return fmt.Errorf("puzzle %d run %d: %w", p+1, r+1, err)
+				return nil, fmt.Errorf("puzzle %d run %d: %w", p+1, r+1, err)
 			}
 			c.puzzle, c.seed = p, seed
 			batch := []run{c}
 			for _, prog := range progs {
 				o, err := runOurs(prog, pz.grid, timeout, seed)
 				if err != nil {
-					return fmt.Errorf("puzzle %d run %d: %s: %w", p+1, r+1, prog.name, err)
+					return nil, fmt.Errorf("puzzle %d run %d: %s: %w", p+1, r+1, prog.name, err)
 				}
 				o.puzzle = p
 				batch = append(batch, o)
@@ -193,10 +219,12 @@ func bench(binary, grid, file, instances string, limit, runs, timeout int, out s
 			}
 		}
 	}
-	names := []string{"sudoku_acs"}
-	for _, p := range progs {
-		names = append(names, p.name)
-	}
+	return all, nil
+}
+
+// summarizeClasses prints, for each class of puzzles in the order first
+// met, a header and one line per program.
+func summarizeClasses(w io.Writer, names []string, all []run, puzzles []puzzle, runs, timeout int) {
 	var classes []string
 	for _, pz := range puzzles {
 		if !slices.Contains(classes, pz.class) {
@@ -222,7 +250,6 @@ func bench(binary, grid, file, instances string, limit, runs, timeout int, out s
 			summarize(w, prog, in, puzzles)
 		}
 	}
-	return nil
 }
 
 // summarize prints one program's line for the runs given: medians over
