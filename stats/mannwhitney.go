@@ -95,7 +95,14 @@ func normalUPValue(u float64, nx, ny int, ties []float64, alt Alternative, corre
 	if sigma == 0 {
 		return math.NaN()
 	}
-	z := u - float64(nx*ny)/2
+	return normalPValue(u-float64(nx*ny)/2, sigma, alt, correct)
+}
+
+// normalPValue returns the p-value of a statistic whose distance from its
+// mean is z, with standard deviation sigma, from the normal approximation,
+// less a continuity correction of 1/2 toward the mean when correct is
+// true (R's wilcox.test with correct = TRUE).
+func normalPValue(z, sigma float64, alt Alternative, correct bool) float64 {
 	var correction float64
 	switch {
 	case !correct:
@@ -157,12 +164,19 @@ func rank(v []float64) (ranks []float64, ties []float64) {
 // exactUPValue returns the p-value of U = u for samples of sizes m and n
 // from the exact null distribution of U, as R's pwilcox gives it.
 func exactUPValue(u float64, m, n int, alt Alternative) float64 {
-	freq := cachedUFrequencies(m, n)
+	return exactPValue(cachedUFrequencies(m, n), u, float64(m*n)/2, alt)
+}
+
+// exactPValue returns the p-value of an integer statistic s from its exact
+// null distribution: freq[k] counts the equally likely outcomes in which
+// it is k, and center is its mean. The two-sided p-value doubles the
+// tail s lies in, as R's wilcox.test does.
+func exactPValue(freq []float64, s, center float64, alt Alternative) float64 {
 	var total float64
 	for _, f := range freq {
 		total += f
 	}
-	// cdf(k) = P(U <= k).
+	// cdf(k) = P(statistic <= k).
 	cdf := func(k int) float64 {
 		if k < 0 {
 			return 0
@@ -176,7 +190,7 @@ func exactUPValue(u float64, m, n int, alt Alternative) float64 {
 		}
 		return s / total
 	}
-	k := int(math.Round(u))
+	k := int(math.Round(s))
 	switch alt {
 	case Greater:
 		return 1 - cdf(k-1)
@@ -184,7 +198,7 @@ func exactUPValue(u float64, m, n int, alt Alternative) float64 {
 		return cdf(k)
 	}
 	var p float64
-	if u > float64(m*n)/2 {
+	if s > center {
 		p = 1 - cdf(k-1)
 	} else {
 		p = cdf(k)
