@@ -86,7 +86,7 @@ func ExportRuns(ctx context.Context, d *DB, sel RunSelection, v RunVisitor) (run
 	var conds []string
 	experiment := "r.experiment"
 	if sel.Experiment != "" {
-		if err := mustExist(ctx, x, "experiments", "experiment", sel.Experiment); err != nil {
+		if err := MustExist(ctx, x, "experiments", "experiment", sel.Experiment); err != nil {
 			return 0, 0, err
 		}
 		conds = append(conds, "r.id IN (SELECT er.run_id FROM experiment_runs er JOIN experiments e ON e.id = er.experiment_id WHERE e.name = "+quote(sel.Experiment)+")")
@@ -95,7 +95,7 @@ func ExportRuns(ctx context.Context, d *DB, sel RunSelection, v RunVisitor) (run
 	if len(sel.Configs) > 0 {
 		names := make([]string, len(sel.Configs))
 		for i, c := range sel.Configs {
-			if err := mustExist(ctx, x, "configs", "configuration", c); err != nil {
+			if err := MustExist(ctx, x, "configs", "configuration", c); err != nil {
 				return 0, 0, err
 			}
 			names[i] = quote(c)
@@ -182,18 +182,6 @@ func ExportRuns(ctx context.Context, d *DB, sel RunSelection, v RunVisitor) (run
 		return runs, points, exportError(ctx, err)
 	}
 	return runs, points, nil
-}
-
-// mustExist returns an ENOTFOUND error unless table has a row called name.
-func mustExist(ctx context.Context, x connExt, table, what, name string) error {
-	var n int
-	if err := x.QueryRowxContext(ctx, x.Rebind(`SELECT COUNT(*) FROM `+table+` WHERE name = ?`), name).Scan(&n); err != nil {
-		return dbError(err, "find "+what+" "+name)
-	}
-	if n == 0 {
-		return sudokulab.Errorf(sudokulab.ENOTFOUND, "no %s called %q", what, name)
-	}
-	return nil
 }
 
 // quote returns s as an SQL string literal.

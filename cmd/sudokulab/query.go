@@ -159,7 +159,7 @@ func runCanned(ctx context.Context, o *options, name string, values map[string]s
 		{"collection", "collection", "collections"}, {"config", "configuration", "configs"}, {"experiment", "experiment", "experiments"},
 	} {
 		if v, ok := values[named.param]; ok && v != "NULL" {
-			if err := mustExist(ctx, d, named.what, named.table, v); err != nil {
+			if err := db.MustExist(ctx, d, named.table, named.what, v); err != nil {
 				return db.Table{}, fmt.Errorf("--param %s: %w", named.param, err)
 			}
 		}

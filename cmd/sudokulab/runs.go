@@ -160,7 +160,7 @@ func (o *runsListOptions) predicate(ctx context.Context, x sqlx.ExtContext) (str
 		if named.name == "" {
 			continue
 		}
-		if err := mustExist(ctx, x, named.what, named.table, named.name); err != nil {
+		if err := db.MustExist(ctx, x, named.table, named.what, named.name); err != nil {
 			return "", err
 		}
 	}
@@ -185,19 +185,6 @@ func (o *runsListOptions) predicate(ctx context.Context, x sqlx.ExtContext) (str
 		preds = append(preds, "puzzle_id IN (SELECT id FROM puzzle_catalog WHERE ("+o.where+"\n))")
 	}
 	return strings.Join(preds, " AND "), nil
-}
-
-// mustExist returns an ENOTFOUND error naming the thing unless table has
-// a row called name.
-func mustExist(ctx context.Context, x sqlx.ExtContext, what, table, name string) error {
-	var n int
-	if err := sqlx.GetContext(ctx, x, &n, x.Rebind("SELECT COUNT(*) FROM "+table+" WHERE name = ?"), name); err != nil {
-		return err
-	}
-	if n == 0 {
-		return sudokulab.Errorf(sudokulab.ENOTFOUND, "no %s called %q (sudokulab %s list shows them)", what, name, table)
-	}
-	return nil
 }
 
 // sqlString quotes s as a SQL string literal.
