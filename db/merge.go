@@ -192,7 +192,7 @@ func (r *MergeReport) ConflictCount() int64 {
 // error.
 func Merge(ctx context.Context, dst, src *DB, opts MergeOptions) (MergeReport, error) {
 	m := &merger{
-		ctx: ctx, dst: dst, src: src, opts: opts,
+		dst: dst, src: src, opts: opts,
 		counts:      map[string]*MergeCount{},
 		collections: map[int64]int64{}, imports: map[int64]int64{}, puzzles: map[int64]int64{},
 		configs: map[int64]int64{}, experiments: map[int64]int64{},
@@ -223,18 +223,18 @@ func Merge(ctx context.Context, dst, src *DB, opts MergeOptions) (MergeReport, e
 			return m.report(), err
 		}
 	}
-	if err := m.check(); err != nil {
+	if err := m.check(ctx); err != nil {
 		if ctx.Err() != nil {
 			return m.report(), ctx.Err()
 		}
 		return m.report(), err
 	}
-	steps := []func() error{
+	steps := []func(context.Context) error{
 		m.mergeCollections, m.mergeImports, m.mergePuzzles, m.mergeMemberships, m.mergeConfigs,
 		m.mergeExperiments, m.mergeRatings, m.mergeRuns, m.mergeWork,
 	}
 	for _, step := range steps {
-		if err := step(); err != nil {
+		if err := step(ctx); err != nil {
 			if ctx.Err() != nil {
 				return m.report(), ctx.Err()
 			}
@@ -279,7 +279,6 @@ func SameDatabase(a, b string) bool {
 // merger is the state of one Merge: the maps from source ids to
 // destination ids of the kinds later kinds refer to, and the report.
 type merger struct {
-	ctx      context.Context
 	dst, src *DB
 	opts     MergeOptions
 	rep      MergeReport
@@ -338,9 +337,9 @@ func (m *merger) note(format string, args ...any) {
 
 // commit runs fn in one destination transaction and, once it committed,
 // adds what it did to the report and its new ids to ids (nil: none).
-func (m *merger) commit(ids map[int64]int64, fn func(tx *sqlx.Tx, d *delta) error) error {
+func (m *merger) commit(ctx context.Context, ids map[int64]int64, fn func(tx *sqlx.Tx, d *delta) error) error {
 	var d *delta
-	err := m.dst.WithTx(m.ctx, func(tx *sqlx.Tx) error {
+	err := m.dst.WithTx(ctx, func(tx *sqlx.Tx) error {
 		d = &delta{counts: map[string]*MergeCount{}, ids: map[int64]int64{}, names: map[int64]string{}}
 		return fn(tx, d)
 	})
@@ -380,10 +379,10 @@ func (m *merger) commit(ids map[int64]int64, fn func(tx *sqlx.Tx, d *delta) erro
 // one ended at, and writes each page in one destination transaction,
 // adding the ids it maps to ids. The rows whose key (nil: none) the
 // checks found invalid are left out.
-func mergePages[T, K any](m *merger, kind string, ids map[int64]int64,
-	read func(after K, n int) (rows []T, next K, err error),
+func mergePages[T, K any](ctx context.Context, m *merger, kind string, ids map[int64]int64,
+	read func(ctx context.Context, after K, n int) (rows []T, next K, err error),
 	write func(tx *sqlx.Tx, d *delta, rows []T) error, key func(T) badKey) error {
-	return sourcePages(m, kind, read, func(rows []T) error {
+	return sourcePages(ctx, m, kind, read, func(rows []T) error {
 		n := len(rows)
 		if key != nil && len(m.bad) > 0 {
 			rows = slices.DeleteFunc(rows, func(r T) bool { return m.bad[key(r)] != "" })
@@ -392,23 +391,23 @@ func mergePages[T, K any](m *merger, kind string, ids map[int64]int64,
 		if len(rows) == 0 {
 			return nil
 		}
-		return m.commit(ids, func(tx *sqlx.Tx, d *delta) error { return write(tx, d, rows) })
+		return m.commit(ctx, ids, func(tx *sqlx.Tx, d *delta) error { return write(tx, d, rows) })
 	})
 }
 
 // sourcePages reads the source in pages of MergeOptions.Batch rows, each
 // after the cursor the previous one ended at, calls fn with each, and
 // reports the progress under the name kind.
-func sourcePages[T, K any](m *merger, kind string, read func(after K, n int) (rows []T, next K, err error), fn func([]T) error) error {
+func sourcePages[T, K any](ctx context.Context, m *merger, kind string, read func(ctx context.Context, after K, n int) (rows []T, next K, err error), fn func([]T) error) error {
 	var (
 		after K
 		done  int64
 	)
 	for {
-		if err := m.ctx.Err(); err != nil {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rows, next, err := read(after, m.opts.Batch)
+		rows, next, err := read(ctx, after, m.opts.Batch)
 		if err != nil {
 			return err
 		}

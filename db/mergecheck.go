@@ -6,6 +6,7 @@ package db
 // source with a broken row is refused whole, or merged without it.
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"strconv"
@@ -40,19 +41,19 @@ const mergeInvalidShown = 5
 // check reads the source once and records the rows that fail the checks
 // in m.bad and the report. A source with invalid rows is an EINVALID
 // error unless SkipInvalid is set.
-func (m *merger) check() error {
+func (m *merger) check(ctx context.Context) error {
 	m.bad = map[badKey]string{}
-	if err := m.checkTypes(); err != nil {
+	if err := m.checkTypes(ctx); err != nil {
 		return err
 	}
-	steps := []func() error{
-		func() error { return m.checkNamed("collections", collectionsQuery) },
+	steps := []func(context.Context) error{
+		func(ctx context.Context) error { return m.checkNamed(ctx, "collections", collectionsQuery) },
 		m.checkImports, m.checkPuzzles, m.checkMemberships, m.checkConfigs,
-		func() error { return m.checkNamed("experiments", experimentsQuery) },
+		func(ctx context.Context) error { return m.checkNamed(ctx, "experiments", experimentsQuery) },
 		m.checkRatings, m.checkRuns, m.checkPoints, m.checkWork,
 	}
 	for _, step := range steps {
-		if err := step(); err != nil {
+		if err := step(ctx); err != nil {
 			return fmt.Errorf("merge %s: check the source: %w", m.src.path, err)
 		}
 	}
@@ -84,13 +85,13 @@ var mergeTableKeys = []struct {
 // checkTypes refuses a source (SQLite) whose numeric columns hold values
 // of another type: such rows cannot be read, so not even SkipInvalid can
 // leave them out.
-func (m *merger) checkTypes() error {
+func (m *merger) checkTypes(ctx context.Context) error {
 	if m.src.dialect.mistyped == nil {
 		return nil
 	}
 	n := 0
 	for _, t := range mergeTableKeys {
-		faults, err := m.src.dialect.mistyped(m.ctx, m.src, t.table, t.key)
+		faults, err := m.src.dialect.mistyped(ctx, m.src, t.table, t.key)
 		if err != nil {
 			return fmt.Errorf("merge %s: check the source: %w", m.src.path, err)
 		}
@@ -147,8 +148,8 @@ func (m *merger) invalidID(table string, id int64, err error) {
 
 // checkPages reads the source in pages, as mergePages does, and checks
 // each row; the progress is reported as the kind "check " and the table.
-func checkPages[T, K any](m *merger, table string, read func(after K, n int) (rows []T, next K, err error), check func(T)) error {
-	return sourcePages(m, "check "+table, read, func(rows []T) error {
+func checkPages[T, K any](ctx context.Context, m *merger, table string, read func(ctx context.Context, after K, n int) (rows []T, next K, err error), check func(T)) error {
+	return sourcePages(ctx, m, "check "+table, read, func(rows []T) error {
 		for _, r := range rows {
 			check(r)
 		}
@@ -156,8 +157,8 @@ func checkPages[T, K any](m *merger, table string, read func(after K, n int) (ro
 	})
 }
 
-func (m *merger) checkNamed(table, query string) error {
-	return checkPages(m, table, m.readNamed(table, query), func(r namedRow) {
+func (m *merger) checkNamed(ctx context.Context, table, query string) error {
+	return checkPages(ctx, m, table, m.readNamed(table, query), func(r namedRow) {
 		err := (&sudokulab.Collection{Name: r.name, Description: r.description}).Check()
 		if err == nil && r.frozen != 0 && r.frozen != 1 {
 			err = fmt.Errorf("frozen %d: want 0 or 1", r.frozen)
@@ -171,8 +172,8 @@ func (m *merger) checkNamed(table, query string) error {
 	})
 }
 
-func (m *merger) checkImports() error {
-	return checkPages(m, "imports", m.readImports, func(r importRow) {
+func (m *merger) checkImports(ctx context.Context) error {
+	return checkPages(ctx, m, "imports", m.readImports, func(r importRow) {
 		im := sudokulab.Import{FileName: r.fileName, FileSHA256: r.sha, Format: r.format, PuzzlesRead: int(r.read),
 			PuzzlesNew: int(r.added), PuzzlesDuplicate: int(r.duplicate), PuzzlesRejected: int(r.reject), Notes: r.notes}
 		err := im.Check()
@@ -222,8 +223,8 @@ func storedGrid(what, text string, shape sudokulab.Shape) (sudokulab.Grid, error
 	return g, nil
 }
 
-func (m *merger) checkPuzzles() error {
-	return checkPages(m, "puzzles", m.readPuzzles, func(r puzzleRow) {
+func (m *merger) checkPuzzles(ctx context.Context) error {
+	return checkPages(ctx, m, "puzzles", m.readPuzzles, func(r puzzleRow) {
 		err := checkPuzzleRow(r)
 		if err == nil {
 			err = checkStamps([2]string{"created_at", r.created})
@@ -267,8 +268,8 @@ func checkPuzzleRow(r puzzleRow) error {
 	return p.Check()
 }
 
-func (m *merger) checkMemberships() error {
-	return checkPages(m, "collection_puzzles", m.readMemberships, func(r memberRow) {
+func (m *merger) checkMemberships(ctx context.Context) error {
+	return checkPages(ctx, m, "collection_puzzles", m.readMemberships, func(r memberRow) {
 		ms := sudokulab.Membership{Position: int(r.position), Label: r.label, Metadata: r.metadata.String,
 			SourceLine: int(r.line.Int64)}
 		err := ms.Check()
@@ -285,8 +286,8 @@ func (m *merger) checkMemberships() error {
 	})
 }
 
-func (m *merger) checkConfigs() error {
-	return checkPages(m, "configs", m.readConfigs, func(r configRow) {
+func (m *merger) checkConfigs(ctx context.Context) error {
+	return checkPages(ctx, m, "configs", m.readConfigs, func(r configRow) {
 		c := sudokulab.Config{Name: r.name, Solver: r.solver, Params: r.params, ParamsHash: r.hash, Description: r.description}
 		var info *sudokulab.SolverInfo
 		if m.opts.Solvers != nil {
@@ -310,8 +311,8 @@ func (m *merger) checkConfigs() error {
 	})
 }
 
-func (m *merger) checkRatings() error {
-	return checkPages(m, "ratings", m.readRatings, func(r ratingRow) {
+func (m *merger) checkRatings(ctx context.Context) error {
+	return checkPages(ctx, m, "ratings", m.readRatings, func(r ratingRow) {
 		rt := sudokulab.Rating{Rater: r.rater, RaterVersion: r.version, Options: r.options, Label: r.label.String,
 			Details: r.details.String}
 		if r.value.Valid {
@@ -329,9 +330,9 @@ func (m *merger) checkRatings() error {
 
 // checkRuns checks the runs on the puzzles the source publishes (those
 // Merge reads), each against its puzzle's givens.
-func (m *merger) checkRuns() error {
+func (m *merger) checkRuns(ctx context.Context) error {
 	read := m.readRuns
-	return checkPages(m, "runs", read, func(c sourceRun) {
+	return checkPages(ctx, m, "runs", read, func(c sourceRun) {
 		r := c.run
 		shape := sudokulab.Shape{BoxRows: c.rows, BoxCols: c.cols}
 		puzzle, err := sudokulab.ParseShape(c.grid, shape)
@@ -373,9 +374,9 @@ var sourceRunCols = strings.NewReplacer("r.final_grid", "NULL", "r.started_at", 
 // readRuns reads a page of the source's runs on the puzzles they refer
 // to, in id order. A final grid or timestamp the run cannot hold is left
 // out of it, to be found by the checks (the merge leaves such a run out).
-func (m *merger) readRuns(after int64, n int) ([]sourceRun, int64, error) {
+func (m *merger) readRuns(ctx context.Context, after int64, n int) ([]sourceRun, int64, error) {
 	var out []sourceRun
-	err := selectAll(m.ctx, m.src, "read runs", m.src.Rebind(`
+	err := selectAll(ctx, m.src, "read runs", m.src.Rebind(`
 		SELECT `+sourceRunCols+` FROM runs r JOIN puzzles p ON p.id = r.puzzle_id
 		WHERE r.id > ? ORDER BY r.id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
 		var c sourceRun
@@ -413,10 +414,10 @@ type pointCursor struct{ run, seq int64 }
 
 // checkPoints checks every trajectory point; a run with an invalid point
 // is invalid (a run's trajectory is merged whole).
-func (m *merger) checkPoints() error {
-	read := func(after pointCursor, n int) ([]sudokulab.TrajectoryPoint, pointCursor, error) {
+func (m *merger) checkPoints(ctx context.Context) error {
+	read := func(ctx context.Context, after pointCursor, n int) ([]sudokulab.TrajectoryPoint, pointCursor, error) {
 		var out []sudokulab.TrajectoryPoint
-		err := selectAll(m.ctx, m.src, "read trajectories", m.src.Rebind(`
+		err := selectAll(ctx, m.src, "read trajectories", m.src.Rebind(`
 			SELECT run_id, seq, generation, evaluations, elapsed_seconds, best_cost, current_cost, restarts, convergence
 			FROM trajectory_points WHERE (run_id, seq) > (?, ?) ORDER BY run_id, seq LIMIT ?`),
 			[]any{after.run, after.seq, n}, func(rs *sqlx.Rows) error {
@@ -432,15 +433,15 @@ func (m *merger) checkPoints() error {
 		last := out[len(out)-1]
 		return out, pointCursor{last.RunID, int64(last.Seq)}, err
 	}
-	return checkPages(m, "trajectory_points", read, func(p sudokulab.TrajectoryPoint) {
+	return checkPages(ctx, m, "trajectory_points", read, func(p sudokulab.TrajectoryPoint) {
 		if err := p.Check(); err != nil {
 			m.invalidID("runs", p.RunID, fmt.Errorf("trajectory point %d: %w", p.Seq, err))
 		}
 	})
 }
 
-func (m *merger) checkWork() error {
-	return checkPages(m, "work", m.readWork, func(r workRow) {
+func (m *merger) checkWork(ctx context.Context) error {
+	return checkPages(ctx, m, "work", m.readWork, func(r workRow) {
 		var err error
 		switch {
 		case r.state != "pending" && r.state != "running" && r.state != "done":

@@ -3,6 +3,7 @@ package db
 // Merge's configurations stage: solver configurations matched by settings.
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/jmoiron/sqlx"
@@ -18,12 +19,12 @@ type configRow struct {
 // The same settings under another name map to the stored configuration; a
 // name the destination gives other settings is a conflict, and the runs
 // and work of that configuration are skipped.
-func (m *merger) mergeConfigs() error {
+func (m *merger) mergeConfigs(ctx context.Context) error {
 	read := m.readConfigs
 	write := func(tx *sqlx.Tx, d *delta, rows []configRow) error {
 		for _, r := range rows {
 			var same, clash *configRow
-			err := selectAll(m.ctx, tx, "find configuration "+r.name, tx.Rebind(`
+			err := selectAll(ctx, tx, "find configuration "+r.name, tx.Rebind(`
 				SELECT id, name, solver, params, params_hash FROM configs
 				WHERE name = ? OR (solver = ? AND params_hash = ?)`), []any{r.name, r.solver, r.hash}, func(rs *sqlx.Rows) error {
 				var s configRow
@@ -58,7 +59,7 @@ func (m *merger) mergeConfigs() error {
 					fmt.Sprintf("settings %s %s here, %s %s in the source; its runs and work are not merged", clash.solver, clash.params, r.solver, r.params))
 			default:
 				var id int64
-				err := tx.QueryRowxContext(m.ctx, tx.Rebind(`
+				err := tx.QueryRowxContext(ctx, tx.Rebind(`
 					INSERT INTO configs (name, solver, params, params_hash, description, preset, created_at)
 					VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 					r.name, r.solver, r.params, r.hash, r.description, r.preset, r.created).Scan(&id)
@@ -72,13 +73,13 @@ func (m *merger) mergeConfigs() error {
 		}
 		return nil
 	}
-	return mergePages(m, MergeConfigs, m.configs, read, write, func(r configRow) badKey { return badKey{"configs", r.id, 0} })
+	return mergePages(ctx, m, MergeConfigs, m.configs, read, write, func(r configRow) badKey { return badKey{"configs", r.id, 0} })
 }
 
 // readConfigs reads a page of the source's configurations.
-func (m *merger) readConfigs(after int64, n int) ([]configRow, int64, error) {
+func (m *merger) readConfigs(ctx context.Context, after int64, n int) ([]configRow, int64, error) {
 	var out []configRow
-	err := selectAll(m.ctx, m.src, "read configurations", m.src.Rebind(`
+	err := selectAll(ctx, m.src, "read configurations", m.src.Rebind(`
 		SELECT id, name, solver, params, params_hash, description, preset, created_at
 		FROM configs WHERE id > ? ORDER BY id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
 		var r configRow

@@ -3,6 +3,7 @@ package db
 // Merge's imports stage: the provenance of finished imports.
 
 import (
+	"context"
 	"database/sql"
 
 	"github.com/jmoiron/sqlx"
@@ -30,9 +31,9 @@ type importRow struct {
 // mergeImports copies the provenance of the source's finished imports:
 // an import is its file checksum, collection and start time. Imports
 // still loading in the source are left out, with what they wrote.
-func (m *merger) mergeImports() error {
+func (m *merger) mergeImports(ctx context.Context) error {
 	var loading int64
-	if err := m.src.GetContext(m.ctx, &loading, `SELECT COUNT(*) FROM imports WHERE state <> 'done'`); err != nil {
+	if err := m.src.GetContext(ctx, &loading, `SELECT COUNT(*) FROM imports WHERE state <> 'done'`); err != nil {
 		return dbError(err, "count loading imports")
 	}
 	if loading > 0 {
@@ -49,7 +50,7 @@ func (m *merger) mergeImports() error {
 				}
 			}
 			var found int64
-			err := selectAll(m.ctx, tx, "find import", tx.Rebind(`SELECT id, collection_id FROM imports
+			err := selectAll(ctx, tx, "find import", tx.Rebind(`SELECT id, collection_id FROM imports
 				WHERE file_sha256 = ? AND started_at = ?`), []any{r.sha, r.started}, func(rs *sqlx.Rows) error {
 				var (
 					id int64
@@ -71,7 +72,7 @@ func (m *merger) mergeImports() error {
 				d.c(MergeImports).Existing++
 				continue
 			}
-			err = tx.QueryRowxContext(m.ctx, tx.Rebind(`
+			err = tx.QueryRowxContext(ctx, tx.Rebind(`
 				INSERT INTO imports (file_name, file_sha256, format, collection_id, started_at, finished_at, puzzles_read,
 					puzzles_new, puzzles_duplicate, puzzles_rejected, notes, state, records_done)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'done', ?)
@@ -85,13 +86,13 @@ func (m *merger) mergeImports() error {
 		}
 		return nil
 	}
-	return mergePages(m, MergeImports, m.imports, read, write, func(r importRow) badKey { return badKey{"imports", r.id, 0} })
+	return mergePages(ctx, m, MergeImports, m.imports, read, write, func(r importRow) badKey { return badKey{"imports", r.id, 0} })
 }
 
 // readImports reads a page of the source's finished imports.
-func (m *merger) readImports(after int64, n int) ([]importRow, int64, error) {
+func (m *merger) readImports(ctx context.Context, after int64, n int) ([]importRow, int64, error) {
 	var out []importRow
-	err := selectAll(m.ctx, m.src, "read imports", m.src.Rebind(`
+	err := selectAll(ctx, m.src, "read imports", m.src.Rebind(`
 		SELECT id, file_name, file_sha256, format, collection_id, started_at, finished_at, puzzles_read,
 			puzzles_new, puzzles_duplicate, puzzles_rejected, notes, records_done
 		FROM imports WHERE id > ? AND state = 'done' ORDER BY id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {

@@ -3,6 +3,7 @@ package db
 // Merge's memberships stage: the puzzles of each collection, in order.
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 
@@ -23,9 +24,9 @@ type memberRow struct {
 // missing one is appended to the destination's collection, in the
 // source's order; a stored one keeps its place, and gains a label if it
 // has none; another label is a conflict.
-func (m *merger) mergeMemberships() error {
+func (m *merger) mergeMemberships(ctx context.Context) error {
 	var loading int64
-	if err := m.src.GetContext(m.ctx, &loading, `SELECT COUNT(*) FROM collection_puzzles cp WHERE NOT `+notLoading("cp.import_id")); err != nil {
+	if err := m.src.GetContext(ctx, &loading, `SELECT COUNT(*) FROM collection_puzzles cp WHERE NOT `+notLoading("cp.import_id")); err != nil {
 		return dbError(err, "count memberships of loading imports")
 	}
 	m.counts[MergeMemberships].Skipped += loading
@@ -54,7 +55,7 @@ func (m *merger) mergeMemberships() error {
 		}
 		cte, args := keyTable("k", []string{"i", "c", "p"}, []string{"BIGINT", "BIGINT", "BIGINT"}, keys)
 		found := map[int64]string{}
-		err := selectAll(m.ctx, tx, "find memberships", tx.Rebind(`WITH `+cte+`
+		err := selectAll(ctx, tx, "find memberships", tx.Rebind(`WITH `+cte+`
 			SELECT k.i, cp.label FROM k CROSS JOIN collection_puzzles cp WHERE cp.collection_id = k.c AND cp.puzzle_id = k.p`),
 			args, func(rs *sqlx.Rows) error {
 				var (
@@ -78,7 +79,7 @@ func (m *merger) mergeMemberships() error {
 			case ok && (label == r.label || r.label == ""):
 				d.c(MergeMemberships).Existing++
 			case ok && label == "":
-				if _, err := tx.ExecContext(m.ctx, tx.Rebind(`UPDATE collection_puzzles SET label = ?
+				if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE collection_puzzles SET label = ?
 					WHERE collection_id = ? AND puzzle_id = ?`), r.label, r.dstColl, r.dstPuzzle); err != nil {
 					return dbError(err, "label membership")
 				}
@@ -90,7 +91,7 @@ func (m *merger) mergeMemberships() error {
 				pos, seen := next[r.dstColl]
 				if !seen {
 					var f int64
-					if err := tx.QueryRowxContext(m.ctx, tx.Rebind(`SELECT
+					if err := tx.QueryRowxContext(ctx, tx.Rebind(`SELECT
 						(SELECT COALESCE(MAX(position), 0) + 1 FROM collection_puzzles WHERE collection_id = ?),
 						(SELECT frozen FROM collections WHERE id = ?)`), r.dstColl, r.dstColl).Scan(&pos, &f); err != nil {
 						return dbError(err, "next position")
@@ -110,7 +111,7 @@ func (m *merger) mergeMemberships() error {
 			}
 		}
 		if n > 0 {
-			res, err := tx.ExecContext(m.ctx, tx.Rebind(`INSERT INTO collection_puzzles
+			res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO collection_puzzles
 				(collection_id, puzzle_id, position, label, import_id, source_line, metadata, added_at)
 				VALUES `+values(n, 8)+` ON CONFLICT DO NOTHING`), add...)
 			if err != nil {
@@ -122,13 +123,13 @@ func (m *merger) mergeMemberships() error {
 		}
 		return nil
 	}
-	return mergePages(m, MergeMemberships, nil, read, write, func(r memberRow) badKey { return badKey{"collection_puzzles", r.collection, r.puzzle} })
+	return mergePages(ctx, m, MergeMemberships, nil, read, write, func(r memberRow) badKey { return badKey{"collection_puzzles", r.collection, r.puzzle} })
 }
 
 // readMemberships reads a page of the source's memberships, but for those of imports still loading.
-func (m *merger) readMemberships(after memberCursor, n int) ([]memberRow, memberCursor, error) {
+func (m *merger) readMemberships(ctx context.Context, after memberCursor, n int) ([]memberRow, memberCursor, error) {
 	var out []memberRow
-	err := selectAll(m.ctx, m.src, "read memberships", m.src.Rebind(`
+	err := selectAll(ctx, m.src, "read memberships", m.src.Rebind(`
 		SELECT collection_id, puzzle_id, position, label, import_id, source_line, metadata, added_at
 		FROM collection_puzzles cp
 		WHERE (collection_id, position, puzzle_id) > (?, ?, ?) AND `+notLoading("cp.import_id")+`

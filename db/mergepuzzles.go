@@ -3,6 +3,7 @@ package db
 // Merge's puzzles stage: puzzles matched by box shape and givens.
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 
@@ -34,9 +35,9 @@ var published = "(" + notLoading("p.import_id") + " OR EXISTS (SELECT 1 FROM run
 // gains the solution, solution count and symmetry form it lacks; other
 // values than the stored ones are a conflict (but for the solution of a
 // puzzle with several, which may be any of them).
-func (m *merger) mergePuzzles() error {
+func (m *merger) mergePuzzles(ctx context.Context) error {
 	var loading int64
-	if err := m.src.GetContext(m.ctx, &loading, `SELECT COUNT(*) FROM puzzles p WHERE NOT `+published); err != nil {
+	if err := m.src.GetContext(ctx, &loading, `SELECT COUNT(*) FROM puzzles p WHERE NOT `+published); err != nil {
 		return dbError(err, "count puzzles of loading imports")
 	}
 	m.counts[MergePuzzles].Skipped += loading
@@ -44,7 +45,7 @@ func (m *merger) mergePuzzles() error {
 	write := func(tx *sqlx.Tx, d *delta, page []puzzleRow) error {
 		rows := make([]puzzleRow, len(page)) // written to: fresh on each attempt
 		copy(rows, page)
-		if err := m.findPuzzles(tx, rows); err != nil {
+		if err := m.findPuzzles(ctx, tx, rows); err != nil {
 			return err
 		}
 		var missing []puzzleRow
@@ -54,7 +55,7 @@ func (m *merger) mergePuzzles() error {
 				continue
 			}
 			d.ids[r.id] = r.dstID
-			if err := m.comparePuzzle(tx, d, r); err != nil {
+			if err := m.comparePuzzle(ctx, tx, d, r); err != nil {
 				return err
 			}
 		}
@@ -72,7 +73,7 @@ func (m *merger) mergePuzzles() error {
 			grid       string
 		}
 		added := map[key]int64{}
-		err := selectAll(m.ctx, tx, "add puzzles", tx.Rebind(`
+		err := selectAll(ctx, tx, "add puzzles", tx.Rebind(`
 			INSERT INTO puzzles (grid, size, box_rows, box_cols, givens, solution, solution_count, symmetry_form,
 				created_at, import_id, count_status, count_seconds)
 			VALUES `+values(len(missing), 12)+`
@@ -102,7 +103,7 @@ func (m *merger) mergePuzzles() error {
 			return nil
 		}
 		// Stored by another writer since the lookup: compare as stored.
-		if err := m.findPuzzles(tx, raced); err != nil {
+		if err := m.findPuzzles(ctx, tx, raced); err != nil {
 			return err
 		}
 		for _, r := range raced {
@@ -110,19 +111,19 @@ func (m *merger) mergePuzzles() error {
 				return fmt.Errorf("db: merge puzzle %s: neither added nor found", r.grid)
 			}
 			d.ids[r.id] = r.dstID
-			if err := m.comparePuzzle(tx, d, r); err != nil {
+			if err := m.comparePuzzle(ctx, tx, d, r); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	return mergePages(m, MergePuzzles, m.puzzles, read, write, func(r puzzleRow) badKey { return badKey{"puzzles", r.id, 0} })
+	return mergePages(ctx, m, MergePuzzles, m.puzzles, read, write, func(r puzzleRow) badKey { return badKey{"puzzles", r.id, 0} })
 }
 
 // readPuzzles reads a page of the puzzles the source publishes.
-func (m *merger) readPuzzles(after int64, n int) ([]puzzleRow, int64, error) {
+func (m *merger) readPuzzles(ctx context.Context, after int64, n int) ([]puzzleRow, int64, error) {
 	var out []puzzleRow
-	err := selectAll(m.ctx, m.src, "read puzzles", m.src.Rebind(`
+	err := selectAll(ctx, m.src, "read puzzles", m.src.Rebind(`
 		SELECT id, grid, size, box_rows, box_cols, givens, solution, solution_count, symmetry_form, created_at, import_id,
 			count_status, count_seconds
 		FROM puzzles p WHERE id > ? AND `+published+` ORDER BY id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
@@ -140,13 +141,13 @@ func (m *merger) readPuzzles(after int64, n int) ([]puzzleRow, int64, error) {
 
 // findPuzzles looks the rows up in the destination by identity and sets
 // their dst fields.
-func (m *merger) findPuzzles(tx *sqlx.Tx, rows []puzzleRow) error {
+func (m *merger) findPuzzles(ctx context.Context, tx *sqlx.Tx, rows []puzzleRow) error {
 	keys := make([][]any, len(rows))
 	for i, r := range rows {
 		keys[i] = []any{int64(i), r.rows, r.cols, r.grid}
 	}
 	cte, args := keyTable("k", []string{"i", "r", "c", "g"}, []string{"BIGINT", "BIGINT", "BIGINT", "TEXT"}, keys)
-	return selectAll(m.ctx, tx, "find puzzles", tx.Rebind(`WITH `+cte+`
+	return selectAll(ctx, tx, "find puzzles", tx.Rebind(`WITH `+cte+`
 		SELECT k.i, p.id, p.solution, p.solution_count, p.symmetry_form, p.count_status
 		FROM k CROSS JOIN puzzles p WHERE p.box_rows = k.r AND p.box_cols = k.c AND p.grid = k.g`), args, func(rs *sqlx.Rows) error {
 		var i int64
@@ -162,7 +163,7 @@ func (m *merger) findPuzzles(tx *sqlx.Tx, rows []puzzleRow) error {
 
 // comparePuzzle counts a puzzle found in the destination: the same,
 // filled in, or in conflict.
-func (m *merger) comparePuzzle(tx *sqlx.Tx, d *delta, r puzzleRow) error {
+func (m *merger) comparePuzzle(ctx context.Context, tx *sqlx.Tx, d *delta, r puzzleRow) error {
 	var diff differ
 	several := (r.count.Valid && r.count.Int64 == 2) || (r.dstCount.Valid && r.dstCount.Int64 == 2)
 	if r.solution.Valid && r.dstSolution.Valid && r.solution.String != r.dstSolution.String && !several {
@@ -179,7 +180,7 @@ func (m *merger) comparePuzzle(tx *sqlx.Tx, d *delta, r puzzleRow) error {
 	fill := (r.solution.Valid && !r.dstSolution.Valid) || (r.count.Valid && !r.dstCount.Valid) || (r.form.Valid && !r.dstForm.Valid) ||
 		(!r.dstCount.Valid && !r.dstStatus.Valid && r.status.Valid)
 	if fill {
-		_, err := tx.ExecContext(m.ctx, tx.Rebind(`
+		_, err := tx.ExecContext(ctx, tx.Rebind(`
 			UPDATE puzzles SET solution = COALESCE(solution, ?), solution_count = COALESCE(solution_count, ?),
 				symmetry_form = COALESCE(symmetry_form, ?),
 				count_status = CASE WHEN solution_count IS NULL THEN COALESCE(?, count_status) ELSE count_status END,

@@ -3,6 +3,7 @@ package db
 // Merge's ratings stage.
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"strconv"
@@ -21,7 +22,7 @@ type ratingRow struct {
 
 // mergeRatings merges ratings by puzzle and rater; the same rater giving
 // another version, options, value or label is a conflict.
-func (m *merger) mergeRatings() error {
+func (m *merger) mergeRatings(ctx context.Context) error {
 	read := m.readRatings
 	write := func(tx *sqlx.Tx, d *delta, page []ratingRow) error {
 		var rows []ratingRow
@@ -43,7 +44,7 @@ func (m *merger) mergeRatings() error {
 		}
 		cte, args := keyTable("k", []string{"i", "p", "r"}, []string{"BIGINT", "BIGINT", "TEXT"}, keys)
 		found := map[int64]bool{}
-		err := selectAll(m.ctx, tx, "find ratings", tx.Rebind(`WITH `+cte+`
+		err := selectAll(ctx, tx, "find ratings", tx.Rebind(`WITH `+cte+`
 			SELECT k.i, r.rater_version, r.options, r.value, r.label
 			FROM k CROSS JOIN ratings r WHERE r.puzzle_id = k.p AND r.rater = k.r`), args, func(rs *sqlx.Rows) error {
 			var (
@@ -90,7 +91,7 @@ func (m *merger) mergeRatings() error {
 			}
 		}
 		if n > 0 {
-			res, err := tx.ExecContext(m.ctx, tx.Rebind(`INSERT INTO ratings
+			res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO ratings
 				(puzzle_id, rater, rater_version, options, value, label, details, rated_at, import_id)
 				VALUES `+values(n, 9)+` ON CONFLICT (puzzle_id, rater) DO NOTHING`), add...)
 			if err != nil {
@@ -102,13 +103,13 @@ func (m *merger) mergeRatings() error {
 		}
 		return nil
 	}
-	return mergePages(m, MergeRatings, nil, read, write, func(r ratingRow) badKey { return badKey{"ratings", r.id, 0} })
+	return mergePages(ctx, m, MergeRatings, nil, read, write, func(r ratingRow) badKey { return badKey{"ratings", r.id, 0} })
 }
 
 // readRatings reads a page of the source's ratings.
-func (m *merger) readRatings(after int64, n int) ([]ratingRow, int64, error) {
+func (m *merger) readRatings(ctx context.Context, after int64, n int) ([]ratingRow, int64, error) {
 	var out []ratingRow
-	err := selectAll(m.ctx, m.src, "read ratings", m.src.Rebind(`
+	err := selectAll(ctx, m.src, "read ratings", m.src.Rebind(`
 		SELECT id, puzzle_id, rater, rater_version, options, value, label, details, rated_at, import_id
 		FROM ratings WHERE id > ? ORDER BY id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
 		var r ratingRow

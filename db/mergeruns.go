@@ -4,6 +4,7 @@ package db
 // trajectories.
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"strconv"
@@ -19,10 +20,10 @@ import (
 // experiments it belongs to in the source. A stored run with another
 // status, counters, best cost, final grid or error is a conflict; it is
 // still linked, since a run is its identity.
-func (m *merger) mergeRuns() error {
+func (m *merger) mergeRuns(ctx context.Context) error {
 	var points map[int64]int64 // trajectory points per source run of the page
-	read := func(after int64, n int) ([]sudokulab.Run, int64, error) {
-		page, _, err := m.readRuns(after, n)
+	read := func(ctx context.Context, after int64, n int) ([]sudokulab.Run, int64, error) {
+		page, _, err := m.readRuns(ctx, after, n)
 		if err != nil || len(page) == 0 {
 			return nil, after, err
 		}
@@ -36,7 +37,7 @@ func (m *merger) mergeRuns() error {
 		}
 		in, args := inList(ids)
 		points = map[int64]int64{}
-		err = selectAll(m.ctx, m.src, "count trajectory points", m.src.Rebind(`
+		err = selectAll(ctx, m.src, "count trajectory points", m.src.Rebind(`
 			SELECT run_id, COUNT(*) FROM trajectory_points WHERE run_id IN `+in+` GROUP BY run_id`), args,
 			func(rs *sqlx.Rows) error {
 				var id, k int64
@@ -59,13 +60,13 @@ func (m *merger) mergeRuns() error {
 		return runs, runs[len(runs)-1].ID, nil
 	}
 	write := func(tx *sqlx.Tx, d *delta, runs []sudokulab.Run) error {
-		return m.writeRuns(tx, d, runs, points)
+		return m.writeRuns(ctx, tx, d, runs, points)
 	}
-	return mergePages(m, MergeRuns, nil, read, write, nil) // invalid runs: see writeRuns
+	return mergePages(ctx, m, MergeRuns, nil, read, write, nil) // invalid runs: see writeRuns
 }
 
 // writeRuns writes one page of runs in the transaction tx.
-func (m *merger) writeRuns(tx *sqlx.Tx, d *delta, runs []sudokulab.Run, points map[int64]int64) error {
+func (m *merger) writeRuns(ctx context.Context, tx *sqlx.Tx, d *delta, runs []sudokulab.Run, points map[int64]int64) error {
 	type mapped struct {
 		src   sudokulab.Run
 		dstID int64
@@ -100,7 +101,7 @@ func (m *merger) writeRuns(tx *sqlx.Tx, d *delta, runs []sudokulab.Run, points m
 	}
 	big := "BIGINT"
 	cte, args := keyTable("k", []string{"i", "p", "c", "s", "me", "mg", "t"}, []string{big, big, big, big, big, big, big}, keys)
-	err := selectAll(m.ctx, tx, "find runs", tx.Rebind(`WITH `+cte+`
+	err := selectAll(ctx, tx, "find runs", tx.Rebind(`WITH `+cte+`
 		SELECT k.i, r.id, r.status, r.evaluations, r.generations, r.restarts, r.best_cost, r.final_grid, r.error
 		FROM k CROSS JOIN runs r WHERE r.puzzle_id = k.p AND r.config_id = k.c AND r.seed = k.s
 			AND r.max_evaluations = k.me AND r.max_generations = k.mg AND r.timeout_ms = k.t`), args,
@@ -166,12 +167,12 @@ func (m *merger) writeRuns(tx *sqlx.Tx, d *delta, runs []sudokulab.Run, points m
 		r := &rows[i]
 		if r.dstID == 0 {
 			run := r.src // InsertRunIfNew sets its ID
-			id, inserted, err := InsertRunIfNew(m.ctx, tx, &run, nil)
+			id, inserted, err := InsertRunIfNew(ctx, tx, &run, nil)
 			if err != nil {
 				return err
 			}
 			if !inserted { // recorded by another writer since the lookup
-				if id, _, err = FindRunID(m.ctx, tx, run); err != nil {
+				if id, _, err = FindRunID(ctx, tx, run); err != nil {
 					return err
 				}
 				d.c(MergeRuns).Existing++
@@ -189,7 +190,7 @@ func (m *merger) writeRuns(tx *sqlx.Tx, d *delta, runs []sudokulab.Run, points m
 	if len(newIDs) > 0 {
 		in, args := inList(newIDs)
 		var points []sudokulab.TrajectoryPoint
-		err := selectAll(m.ctx, m.src, "read trajectories", m.src.Rebind(`
+		err := selectAll(ctx, m.src, "read trajectories", m.src.Rebind(`
 			SELECT run_id, seq, generation, evaluations, elapsed_seconds, best_cost, current_cost, restarts, convergence
 			FROM trajectory_points WHERE run_id IN `+in+` ORDER BY run_id, seq`), args, func(rs *sqlx.Rows) error {
 			var p sudokulab.TrajectoryPoint
@@ -202,7 +203,7 @@ func (m *merger) writeRuns(tx *sqlx.Tx, d *delta, runs []sudokulab.Run, points m
 		if err != nil {
 			return err
 		}
-		if err := InsertPoints(m.ctx, tx, points); err != nil {
+		if err := InsertPoints(ctx, tx, points); err != nil {
 			return err
 		}
 		d.c(MergeTrajectoryPoints).Added += int64(len(points))
@@ -215,7 +216,7 @@ func (m *merger) writeRuns(tx *sqlx.Tx, d *delta, runs []sudokulab.Run, points m
 	in, args := inList(srcIDs)
 	var links []any
 	n := 0
-	err = selectAll(m.ctx, m.src, "read experiment runs", m.src.Rebind(`
+	err = selectAll(ctx, m.src, "read experiment runs", m.src.Rebind(`
 		SELECT experiment_id, run_id FROM experiment_runs WHERE run_id IN `+in+` ORDER BY run_id, experiment_id`), args,
 		func(rs *sqlx.Rows) error {
 			var e, r int64
@@ -232,7 +233,7 @@ func (m *merger) writeRuns(tx *sqlx.Tx, d *delta, runs []sudokulab.Run, points m
 		return err
 	}
 	if n > 0 {
-		res, err := tx.ExecContext(m.ctx, tx.Rebind(`INSERT INTO experiment_runs (experiment_id, run_id)
+		res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO experiment_runs (experiment_id, run_id)
 			VALUES `+values(n, 2)+` ON CONFLICT DO NOTHING`), links...)
 		if err != nil {
 			return dbError(err, "link runs to experiments")

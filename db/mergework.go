@@ -3,6 +3,7 @@ package db
 // Merge's last stage: the work queue (experiment_runs).
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 
@@ -26,7 +27,7 @@ const runOfWork = `(SELECT r.id FROM runs r WHERE r.puzzle_id = k.p AND r.config
 // missing item is added (one running in the source as pending: that claim
 // means nothing here); an item pending or running here and done in the
 // source becomes done, with the run of its identity.
-func (m *merger) mergeWork() error {
+func (m *merger) mergeWork(ctx context.Context) error {
 	read := m.readWork
 	write := func(tx *sqlx.Tx, d *delta, page []workRow) error {
 		var rows []workRow
@@ -57,7 +58,7 @@ func (m *merger) mergeWork() error {
 		cte, args := keyTable("k", cols, types, keys)
 		found := map[int64]bool{}
 		var progress []workRow
-		err := selectAll(m.ctx, tx, "find work", tx.Rebind(`WITH `+cte+`
+		err := selectAll(ctx, tx, "find work", tx.Rebind(`WITH `+cte+`
 			SELECT k.i, w.id, w.state FROM k CROSS JOIN work w WHERE w.experiment_id = k.e AND w.puzzle_id = k.p
 				AND w.config_id = k.c AND w.seed = k.s AND w.max_evaluations = k.me
 				AND w.max_generations = k.mg AND w.timeout_ms = k.t`), args, func(rs *sqlx.Rows) error {
@@ -81,7 +82,7 @@ func (m *merger) mergeWork() error {
 			return err
 		}
 		for _, r := range progress {
-			res, err := tx.ExecContext(m.ctx, tx.Rebind(`
+			res, err := tx.ExecContext(ctx, tx.Rebind(`
 				WITH k(p, c, s, me, mg, t) AS (VALUES (CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT),
 					CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT)))
 				UPDATE work SET state = 'done', run_id = (SELECT `+runOfWork+` FROM k), worker = ?, lease_until = NULL,
@@ -108,7 +109,7 @@ func (m *merger) mergeWork() error {
 			t := "TEXT"
 			cte, args := keyTable("k", []string{"e", "p", "c", "s", "me", "mg", "t", "trace", "state", "worker", "attempts", "enq", "fin"},
 				[]string{big, big, big, big, big, big, big, t, t, t, big, t, t}, add)
-			res, err := tx.ExecContext(m.ctx, tx.Rebind(`WITH `+cte+`
+			res, err := tx.ExecContext(ctx, tx.Rebind(`WITH `+cte+`
 				INSERT INTO work (experiment_id, puzzle_id, config_id, seed, max_evaluations, max_generations, timeout_ms,
 					trace, state, worker, attempts, run_id, enqueued_at, finished_at)
 				SELECT k.e, k.p, k.c, k.s, k.me, k.mg, k.t, k.trace, k.state, k.worker, k.attempts,
@@ -124,13 +125,13 @@ func (m *merger) mergeWork() error {
 		}
 		return nil
 	}
-	return mergePages(m, MergeWork, nil, read, write, func(r workRow) badKey { return badKey{"work", r.id, 0} })
+	return mergePages(ctx, m, MergeWork, nil, read, write, func(r workRow) badKey { return badKey{"work", r.id, 0} })
 }
 
 // readWork reads a page of the source's work queue.
-func (m *merger) readWork(after int64, n int) ([]workRow, int64, error) {
+func (m *merger) readWork(ctx context.Context, after int64, n int) ([]workRow, int64, error) {
 	var out []workRow
-	err := selectAll(m.ctx, m.src, "read work", m.src.Rebind(`
+	err := selectAll(ctx, m.src, "read work", m.src.Rebind(`
 		SELECT id, experiment_id, puzzle_id, config_id, seed, max_evaluations, max_generations, timeout_ms,
 			trace, state, worker, attempts, enqueued_at, finished_at
 		FROM work WHERE id > ? ORDER BY id LIMIT ?`), []any{after, n}, func(rs *sqlx.Rows) error {
