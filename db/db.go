@@ -557,3 +557,11 @@ func dbError(err error, what string) error {
 	}
 	return fmt.Errorf("db: %s: %w", what, err)
 }
+
+// affected returns the number of rows res changed. The drivers of both
+// backends report it; an error naming what (the statement) is returned
+// should one not, rather than a count of 0 read as "nothing changed".
+func affected(res sql.Result, what string) (int64, error) {
+	n, err := res.RowsAffected()
+	return n, dbError(err, what+": count the rows changed")
+}

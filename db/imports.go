@@ -130,7 +130,9 @@ func FinishImport(ctx context.Context, x sqlx.ExtContext, im *sudokulab.Import) 
 	if err != nil {
 		return dbError(err, "finish import of "+im.FileName)
 	}
-	if n, err := res.RowsAffected(); err == nil && n == 0 {
+	if n, err := affected(res, "finish import of "+im.FileName); err != nil {
+		return err
+	} else if n == 0 {
 		return sudokulab.Errorf(sudokulab.ENOTFOUND, "no import with id %d", im.ID)
 	}
 	return nil
@@ -401,8 +403,8 @@ func PublishImport(ctx context.Context, x sqlx.ExtContext, l ImportLease, im *su
 	if err != nil {
 		return dbError(err, fmt.Sprintf("publish import %d", l.ID))
 	}
-	if n, err := res.RowsAffected(); err != nil {
-		return dbError(err, fmt.Sprintf("publish import %d", l.ID))
+	if n, err := affected(res, fmt.Sprintf("publish import %d", l.ID)); err != nil {
+		return err
 	} else if n == 0 {
 		return lostImport(ctx, x, l)
 	}
@@ -537,8 +539,8 @@ func ClearImport(ctx context.Context, x sqlx.ExtContext, l ImportLease, limit in
 		if err != nil {
 			return false, dbError(err, fmt.Sprintf("clear import %d: %s", l.ID, s.what))
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return false, dbError(err, fmt.Sprintf("clear import %d: %s", l.ID, s.what))
+		if n, err := affected(res, fmt.Sprintf("clear import %d: %s", l.ID, s.what)); err != nil {
+			return false, err
 		} else if n > 0 {
 			return false, nil
 		}

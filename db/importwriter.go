@@ -358,7 +358,7 @@ func (w *ImportWriter) insertPuzzles(ctx context.Context, keys []puzzleKey, args
 	if err != nil {
 		return nil, 0, err
 	}
-	n, err := r.RowsAffected()
+	n, err := affected(r, "add puzzles")
 	if err != nil {
 		return nil, 0, err
 	}

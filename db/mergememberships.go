@@ -117,7 +117,10 @@ func (m *merger) mergeMemberships(ctx context.Context) error {
 			if err != nil {
 				return dbError(err, "add memberships")
 			}
-			k, _ := res.RowsAffected()
+			k, err := affected(res, "add memberships")
+			if err != nil {
+				return err
+			}
 			d.c(MergeMemberships).Added += k
 			d.c(MergeMemberships).Existing += int64(n) - k
 		}

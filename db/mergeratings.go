@@ -97,7 +97,10 @@ func (m *merger) mergeRatings(ctx context.Context) error {
 			if err != nil {
 				return dbError(err, "add ratings")
 			}
-			k, _ := res.RowsAffected()
+			k, err := affected(res, "add ratings")
+			if err != nil {
+				return err
+			}
 			d.c(MergeRatings).Added += k
 			d.c(MergeRatings).Existing += int64(n) - k
 		}

@@ -238,7 +238,10 @@ func (m *merger) writeRuns(ctx context.Context, tx *sqlx.Tx, d *delta, runs []su
 		if err != nil {
 			return dbError(err, "link runs to experiments")
 		}
-		k, _ := res.RowsAffected()
+		k, err := affected(res, "link runs to experiments")
+		if err != nil {
+			return err
+		}
 		d.c(MergeExperimentRuns).Added += k
 		d.c(MergeExperimentRuns).Existing += int64(n) - k
 	}

@@ -92,7 +92,9 @@ func (m *merger) mergeWork(ctx context.Context) error {
 			if err != nil {
 				return dbError(err, fmt.Sprintf("finish work %d", r.id))
 			}
-			if k, _ := res.RowsAffected(); k > 0 {
+			if k, err := affected(res, fmt.Sprintf("finish work %d", r.id)); err != nil {
+				return err
+			} else if k > 0 {
 				d.c(MergeWork).Updated++
 			} else {
 				d.c(MergeWork).Existing++
@@ -119,7 +121,10 @@ func (m *merger) mergeWork(ctx context.Context) error {
 			if err != nil {
 				return dbError(err, "add work")
 			}
-			k, _ := res.RowsAffected()
+			k, err := affected(res, "add work")
+			if err != nil {
+				return err
+			}
 			d.c(MergeWork).Added += k
 			d.c(MergeWork).Existing += int64(len(add)) - k
 		}

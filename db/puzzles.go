@@ -156,7 +156,9 @@ func SetCount(ctx context.Context, x sqlx.ExtContext, p *sudokulab.Puzzle) error
 	if err != nil {
 		return dbError(err, "store the count of puzzle "+strconv.FormatInt(p.ID, 10))
 	}
-	if n, err := res.RowsAffected(); err == nil && n == 0 {
+	if n, err := affected(res, "store the count of puzzle "+strconv.FormatInt(p.ID, 10)); err != nil {
+		return err
+	} else if n == 0 {
 		return sudokulab.Errorf(sudokulab.ENOTFOUND, "no puzzle with id %d", p.ID)
 	}
 	return nil

@@ -346,7 +346,9 @@ func enqueueChunk(ctx context.Context, tx *sqlx.Tx, spec PlanSpec, ids []int64, 
 	if err != nil {
 		return 0, 0, dbError(err, "enqueue work")
 	}
-	added, _ = r.RowsAffected()
+	if added, err = affected(r, "enqueue work"); err != nil {
+		return 0, 0, err
+	}
 
 	// Runs recorded already: done at once, and linked to the experiment.
 	in := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ") + ")"
@@ -365,7 +367,9 @@ func enqueueChunk(ctx context.Context, tx *sqlx.Tx, spec PlanSpec, ids []int64, 
 	if err != nil {
 		return 0, 0, dbError(err, "link recorded runs")
 	}
-	linked, _ = r.RowsAffected()
+	if linked, err = affected(r, "link recorded runs"); err != nil {
+		return 0, 0, err
+	}
 	if linked > 0 {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`
 			INSERT INTO experiment_runs (experiment_id, run_id)
@@ -549,8 +553,8 @@ func RenewWork(ctx context.Context, d *DB, worker string, lease time.Duration) (
 		if err != nil {
 			return dbError(err, "renew work lease")
 		}
-		n, _ = r.RowsAffected()
-		return nil
+		n, err = affected(r, "renew work lease")
+		return err
 	})
 	return n, err
 }
@@ -566,8 +570,8 @@ func ReleaseWork(ctx context.Context, d *DB, worker string) (int64, error) {
 		if err != nil {
 			return dbError(err, "release work")
 		}
-		n, _ = r.RowsAffected()
-		return nil
+		n, err = affected(r, "release work")
+		return err
 	})
 	return n, err
 }

@@ -1,0 +1,4 @@
+package db
+
+// Affected exposes affected to the external tests.
+var Affected = affected
