@@ -16,6 +16,10 @@ type Table struct {
 	Rows    [][]any
 }
 
+// Report reads one of the store's tables (configurations, experiments,
+// runs) from a database or a transaction.
+type Report func(ctx context.Context, x sqlx.ExtContext) (Table, error)
+
 // Number reads a numeric cell of a Table: an integer, a float, or a number
 // the driver returned as text (PostgreSQL numerics, SQLite values in a text
 // column); NULL and anything else are NaN.
