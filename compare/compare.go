@@ -385,20 +385,6 @@ func (row Row) cells(puzzle any) []any {
 	}
 }
 
-// sig rounds x to n significant digits; NaN becomes nil and +Inf "inf".
-func sig(x float64, n int) any {
-	switch {
-	case math.IsNaN(x):
-		return nil
-	case math.IsInf(x, 1):
-		return "inf"
-	case math.IsInf(x, -1):
-		return "-inf"
-	}
-	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', n, 64), 64)
-	return v
-}
-
 // toInt converts a scanned integer column.
 func toInt(v any) int64 {
 	switch x := v.(type) {

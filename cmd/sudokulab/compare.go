@@ -20,13 +20,14 @@ type compareOptions struct {
 	resamples  int
 	level      float64
 	seed       uint64
+	ranking    rankingFlags
 }
 
 func newCompareCmd(opts *options) *cobra.Command {
 	o := &compareOptions{options: opts}
 	cmd := &cobra.Command{
-		Use:   "compare --config A --config B",
-		Short: "Compare two configurations per puzzle: success (Fisher), time to solve (log-rank, Mann-Whitney), ERT with intervals",
+		Use:   "compare --config A --config B [--config C ...]",
+		Short: "Compare two configurations per puzzle (Fisher, log-rank, Mann-Whitney, ERT), or rank many (Friedman, Nemenyi, Wilcoxon)",
 		Long: `compare compares two configurations, A (the first --config) and B, on their
 recorded runs that ended solved, unsolved or timeout (canceled runs and
 errors are left out). One row per puzzle either ran on, then the row "all"
@@ -51,10 +52,16 @@ in evaluations, or in search nodes for the exact solver; the two do not
 compare), seconds (wall clock) or cpu (CPU seconds). --where chooses the
 puzzles with SQL over the puzzle_catalog view; --experiment keeps the runs of
 one experiment. The bootstrap is deterministic for --seed. The database is
-only read. docs/analysis.md explains the statistics.`,
+only read. docs/analysis.md explains the statistics.
+
+With three or more --config, or none and an --experiment (all of its
+configurations), compare ranks them instead (also two, given --measure,
+--alpha, --par-k or --pairs): ` + rankingHelp + ".",
 		Example: `  sudokulab compare --config franco-tabu-table2 --config franco-tabu-table2-ac3
   sudokulab compare --config exact --config soto-cuckoo --time cpu --where "collection = 'paper-puzzles'"
-  sudokulab -O csv compare --config A --config B --experiment ga-table1 > compare.csv`,
+  sudokulab -O csv compare --config A --config B --experiment ga-table1 > compare.csv
+  sudokulab compare --experiment tuning --measure success
+  sudokulab compare --config A --config B --config C --measure par --pairs`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCompare(cmd.Context(), cmd, o)
@@ -68,10 +75,14 @@ only read. docs/analysis.md explains the statistics.`,
 	f.IntVar(&o.resamples, "resamples", compare.DefaultResamples, "bootstrap resamples of each ERT interval")
 	f.Float64Var(&o.level, "level", compare.DefaultLevel, "confidence level of the ERT intervals")
 	f.Uint64Var(&o.seed, "seed", 1, "seed of the bootstrap")
+	o.ranking.register(f)
 	return cmd
 }
 
 func runCompare(ctx context.Context, cmd *cobra.Command, o *compareOptions) error {
+	if len(o.configs) != 2 || o.ranking.asked(cmd) {
+		return runRanking(ctx, cmd, o)
+	}
 	if len(o.configs) != 2 {
 		return sudokulab.Errorf(sudokulab.EINVALID, "compare needs --config twice (A and B), got %d", len(o.configs))
 	}

@@ -234,7 +234,11 @@ func TestCompareErrors(t *testing.T) {
 		want string
 	}{
 		{"one config", []string{"--config", "alpha"}, exitInvalid, "compare needs --config twice"},
-		{"three configs", []string{"--config", "alpha", "--config", "beta", "--config", "exact"}, exitInvalid, "got 3"},
+		{"three configs, one without runs", []string{"--config", "alpha", "--config", "beta", "--config", "exact"}, exitNotFound, "no finished runs of exact"},
+		{"no config", []string{}, exitInvalid, "compare needs --config twice or more, or an --experiment"},
+		{"bad measure", []string{"--config", "alpha", "--config", "beta", "--measure", "speed"}, exitInvalid, `--measure "speed"`},
+		{"bad alpha", []string{"--config", "alpha", "--config", "beta", "--alpha", "5"}, exitInvalid, "--alpha 5"},
+		{"bad par-k", []string{"--config", "alpha", "--config", "beta", "--measure", "par", "--par-k", "0.5"}, exitInvalid, "--par-k 0.5"},
 		{"same config", []string{"--config", "alpha", "--config", "alpha"}, exitInvalid, "--config alpha twice"},
 		{"unknown config", []string{"--config", "alpha", "--config", "nope"}, exitNotFound, `no configuration called "nope"`},
 		{"unknown experiment", []string{"--config", "alpha", "--config", "beta", "--experiment", "nope"}, exitNotFound, `no experiment called "nope"`},
@@ -250,7 +254,7 @@ func TestCompareErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			args := append([]string{"--db", path, "compare"}, tt.args...)
-			if tt.args[0] == "--db" {
+			if len(tt.args) > 0 && tt.args[0] == "--db" {
 				args = append([]string{"compare"}, tt.args...)
 			}
 			_, errOut, code := run(t, args...)
@@ -268,4 +272,37 @@ func fileHash(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return fmt.Sprintf("%x", sha256.Sum256(b))
+}
+
+// TestCompareRanking ranks the fixture's two configurations, which a
+// ranking flag asks for: the summary, the ranking and the pairs.
+func TestCompareRanking(t *testing.T) {
+	path := compareFixtureDB(t)
+	out, errOut, code := run(t, "--db", path, "compare", "--config", "alpha", "--config", "beta", "--measure", "success")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// alpha solves 7 of 11 and 10 of 10, beta 11 of 12 and 5 of 5.
+	for _, want := range []string{
+		"2 configurations ranked by success rate on 2 puzzles; Friedman chi2 = ",
+		"rank  config  mean_rank  success_rate  puzzles  runs  solved  verdict",
+		"1     beta    1.25       0.941176      2        17    16      best",
+		"2     alpha   1.75       0.809524      2        21    17      tied with best",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	out, errOut, code = run(t, "--db", path, "-O", "csv", "compare", "--config", "alpha", "--config", "beta", "--pairs", "--time", "cpu")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || strings.Join(rows[0], ",") != "config_a,config_b,rank_diff,nemenyi_p,wilcoxon_v,wilcoxon_pairs,wilcoxon_p,wilcoxon_p_holm" ||
+		rows[1][0] != "beta" || rows[1][1] != "alpha" || rows[1][5] != "2" {
+		t.Errorf("pairs csv:\n%s", out)
+	}
 }
