@@ -215,7 +215,6 @@ type puzzleKey struct {
 
 // puzzles stores the puzzles of at most chunk rows.
 func (w *ImportWriter) puzzles(ctx context.Context, rows []ImportRow) error {
-	x := w.x
 	ids := make(map[puzzleKey]int64, len(rows))
 	var (
 		keys []puzzleKey
@@ -245,58 +244,12 @@ func (w *ImportWriter) puzzles(ctx context.Context, rows []ImportRow) error {
 	if err != nil {
 		return dbError(err, "import puzzles")
 	}
-	// The puzzles whose ids the statement did not give: those stored
-	// before, their ids and what they lack, and on SQLite the new ones
-	// among them, above newAbove.
-	old := map[[2]int][]any{}
-	for _, k := range keys {
-		if !created[k] {
-			old[[2]int{k.rows, k.cols}] = append(old[[2]int{k.rows, k.cols}], k.grid)
-		}
-	}
-	var lacking []puzzleKey
-	for shape, grids := range old {
-		res, err := x.QueryxContext(ctx, x.Rebind(`
-			SELECT id, box_rows, box_cols, grid,
-				CASE WHEN solution IS NULL OR solution_count IS NULL OR (symmetry_form IS NULL AND size = 9) THEN 1 ELSE 0 END
-			FROM puzzles WHERE box_rows = ? AND box_cols = ? AND grid IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(grids)), ", ")+`)`),
-			append([]any{shape[0], shape[1]}, grids...)...)
-		if err != nil {
-			return dbError(err, "import puzzles")
-		}
-		for res.Next() {
-			var (
-				k    puzzleKey
-				id   int64
-				lack int
-			)
-			if err := res.Scan(&id, &k.rows, &k.cols, &k.grid, &lack); err != nil {
-				res.Close()
-				return dbError(err, "import puzzles")
-			}
-			ids[k] = id
-			if id > newAbove {
-				created[k] = true
-			} else if lack == 1 {
-				lacking = append(lacking, k)
-			}
-		}
-		res.Close()
-		if err := res.Err(); err != nil {
-			return dbError(err, "import puzzles")
-		}
+	lacking, err := w.findStored(ctx, keys, created, newAbove, ids)
+	if err != nil {
+		return err
 	}
 	for _, k := range lacking {
-		p := rows[first[k]].Puzzle
-		set, args := `solution = COALESCE(solution, ?), symmetry_form = COALESCE(symmetry_form, ?)`,
-			[]any{nullGrid(p.Solution), nullStr(p.SymmetryForm)}
-		if st := statuses[k]; st != "" {
-			// A count, or a later undetermined attempt's status and time,
-			// for a row without an exact count.
-			set += ", " + fillCount
-			args = append(args, p.SolutionCount, st, nullSeconds(st, p.CountSeconds))
-		}
-		if _, err := x.ExecContext(ctx, x.Rebind(`UPDATE puzzles SET `+set+` WHERE id = ?`), append(args, ids[k])...); err != nil {
+		if err := w.fillIn(ctx, rows[first[k]].Puzzle, statuses[k], ids[k]); err != nil {
 			return dbError(err, "import puzzle "+k.grid+": fill in")
 		}
 	}
@@ -314,6 +267,69 @@ func (w *ImportWriter) puzzles(ctx context.Context, rows []ImportRow) error {
 		}
 	}
 	return nil
+}
+
+// findStored reads the ids of the puzzles of keys whose ids the insert did
+// not give (created says which it did): those stored before, into ids,
+// and on SQLite the new ones among them, above newAbove, which it marks
+// created. It returns the keys of the puzzles stored before that lack a
+// solution, a count or (9x9) a symmetry form.
+func (w *ImportWriter) findStored(ctx context.Context, keys []puzzleKey, created map[puzzleKey]bool, newAbove int64, ids map[puzzleKey]int64) (lacking []puzzleKey, err error) {
+	x := w.x
+	old := map[[2]int][]any{}
+	for _, k := range keys {
+		if !created[k] {
+			old[[2]int{k.rows, k.cols}] = append(old[[2]int{k.rows, k.cols}], k.grid)
+		}
+	}
+	for shape, grids := range old {
+		res, err := x.QueryxContext(ctx, x.Rebind(`
+			SELECT id, box_rows, box_cols, grid,
+				CASE WHEN solution IS NULL OR solution_count IS NULL OR (symmetry_form IS NULL AND size = 9) THEN 1 ELSE 0 END
+			FROM puzzles WHERE box_rows = ? AND box_cols = ? AND grid IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(grids)), ", ")+`)`),
+			append([]any{shape[0], shape[1]}, grids...)...)
+		if err != nil {
+			return nil, dbError(err, "import puzzles")
+		}
+		for res.Next() {
+			var (
+				k    puzzleKey
+				id   int64
+				lack int
+			)
+			if err := res.Scan(&id, &k.rows, &k.cols, &k.grid, &lack); err != nil {
+				res.Close()
+				return nil, dbError(err, "import puzzles")
+			}
+			ids[k] = id
+			if id > newAbove {
+				created[k] = true
+			} else if lack == 1 {
+				lacking = append(lacking, k)
+			}
+		}
+		res.Close()
+		if err := res.Err(); err != nil {
+			return nil, dbError(err, "import puzzles")
+		}
+	}
+	return lacking, nil
+}
+
+// fillIn fills in what the stored puzzle id lacks from the imported
+// puzzle p: its solution and symmetry form, and its count (status) unless
+// it has an exact one.
+func (w *ImportWriter) fillIn(ctx context.Context, p *sudokulab.Puzzle, status string, id int64) error {
+	set, args := `solution = COALESCE(solution, ?), symmetry_form = COALESCE(symmetry_form, ?)`,
+		[]any{nullGrid(p.Solution), nullStr(p.SymmetryForm)}
+	if status != "" {
+		// A count, or a later undetermined attempt's status and time,
+		// for a row without an exact count.
+		set += ", " + fillCount
+		args = append(args, p.SolutionCount, status, nullSeconds(status, p.CountSeconds))
+	}
+	_, err := w.x.ExecContext(ctx, w.x.Rebind(`UPDATE puzzles SET `+set+` WHERE id = ?`), append(args, id)...)
+	return err
 }
 
 // insertPuzzles inserts the puzzles of keys, whose columns args holds

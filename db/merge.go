@@ -375,6 +375,23 @@ func (m *merger) commit(ctx context.Context, ids map[int64]int64, fn func(tx *sq
 	return nil
 }
 
+// addRows runs query, an insert of n rows that skips those stored (ON
+// CONFLICT DO NOTHING), in tx, and counts the rows it added as added
+// rows of kind and the others as existing; what names it in errors.
+func addRows(ctx context.Context, tx *sqlx.Tx, d *delta, kind, what string, n int, query string, args ...any) error {
+	res, err := tx.ExecContext(ctx, tx.Rebind(query), args...)
+	if err != nil {
+		return dbError(err, what)
+	}
+	k, err := affected(res, what)
+	if err != nil {
+		return err
+	}
+	d.c(kind).Added += k
+	d.c(kind).Existing += int64(n) - k
+	return nil
+}
+
 // mergePages reads the source in pages, each after the cursor the previous
 // one ended at, and writes each page in one destination transaction,
 // adding the ids it maps to ids. The rows whose key (nil: none) the

@@ -90,21 +90,12 @@ func (m *merger) mergeRatings(ctx context.Context) error {
 				n++
 			}
 		}
-		if n > 0 {
-			res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO ratings
-				(puzzle_id, rater, rater_version, options, value, label, details, rated_at, import_id)
-				VALUES `+values(n, 9)+` ON CONFLICT (puzzle_id, rater) DO NOTHING`), add...)
-			if err != nil {
-				return dbError(err, "add ratings")
-			}
-			k, err := affected(res, "add ratings")
-			if err != nil {
-				return err
-			}
-			d.c(MergeRatings).Added += k
-			d.c(MergeRatings).Existing += int64(n) - k
+		if n == 0 {
+			return nil
 		}
-		return nil
+		return addRows(ctx, tx, d, MergeRatings, "add ratings", n, `INSERT INTO ratings
+			(puzzle_id, rater, rater_version, options, value, label, details, rated_at, import_id)
+			VALUES `+values(n, 9)+` ON CONFLICT (puzzle_id, rater) DO NOTHING`, add...)
 	}
 	return mergePages(ctx, m, MergeRatings, nil, read, write, func(r ratingRow) badKey { return badKey{"ratings", r.id, 0} })
 }

@@ -288,18 +288,8 @@ func (m *merger) linkRuns(ctx context.Context, tx *sqlx.Tx, d *delta, dstOf map[
 	if err != nil || n == 0 {
 		return err
 	}
-	res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO experiment_runs (experiment_id, run_id)
-		VALUES `+values(n, 2)+` ON CONFLICT DO NOTHING`), links...)
-	if err != nil {
-		return dbError(err, "link runs to experiments")
-	}
-	k, err := affected(res, "link runs to experiments")
-	if err != nil {
-		return err
-	}
-	d.c(MergeExperimentRuns).Added += k
-	d.c(MergeExperimentRuns).Existing += int64(n) - k
-	return nil
+	return addRows(ctx, tx, d, MergeExperimentRuns, "link runs to experiments", n, `INSERT INTO experiment_runs (experiment_id, run_id)
+		VALUES `+values(n, 2)+` ON CONFLICT DO NOTHING`, links...)
 }
 
 // runIdentity names a destination run in a conflict.

@@ -111,22 +111,13 @@ func (m *merger) mergeWork(ctx context.Context) error {
 			t := "TEXT"
 			cte, args := keyTable("k", []string{"e", "p", "c", "s", "me", "mg", "t", "trace", "state", "worker", "attempts", "enq", "fin"},
 				[]string{big, big, big, big, big, big, big, t, t, t, big, t, t}, add)
-			res, err := tx.ExecContext(ctx, tx.Rebind(`WITH `+cte+`
+			return addRows(ctx, tx, d, MergeWork, "add work", len(add), `WITH `+cte+`
 				INSERT INTO work (experiment_id, puzzle_id, config_id, seed, max_evaluations, max_generations, timeout_ms,
 					trace, state, worker, attempts, run_id, enqueued_at, finished_at)
 				SELECT k.e, k.p, k.c, k.s, k.me, k.mg, k.t, k.trace, k.state, k.worker, k.attempts,
 					CASE WHEN k.state = 'done' THEN `+runOfWork+` END, k.enq, k.fin
 				FROM k WHERE true
-				ON CONFLICT DO NOTHING`), args...)
-			if err != nil {
-				return dbError(err, "add work")
-			}
-			k, err := affected(res, "add work")
-			if err != nil {
-				return err
-			}
-			d.c(MergeWork).Added += k
-			d.c(MergeWork).Existing += int64(len(add)) - k
+				ON CONFLICT DO NOTHING`, args...)
 		}
 		return nil
 	}
