@@ -19,7 +19,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"strings"
 
 	"sudokulab"
 	"sudokulab/db"
@@ -214,20 +213,10 @@ func Load(ctx context.Context, d *db.DB, o Options) ([]Run, string, error) {
 	default:
 		return nil, "", sudokulab.Errorf(sudokulab.EINVALID, "compare: unknown time measure %q", o.Time)
 	}
+	cond, args := db.RunSelection{Experiment: o.Experiment, Configs: []string{o.A, o.B}, Where: o.Where}.Condition()
 	q := `SELECT r.config, r.puzzle_id, r.solved, ` + timeCol + `, r.effort_unit
 		FROM run_results r
-		WHERE r.config IN (?, ?) AND r.status IN ('solved', 'unsolved', 'timeout')`
-	args := []any{o.A, o.B}
-	if o.Experiment != "" {
-		q += `
-		  AND r.id IN (SELECT er.run_id FROM experiment_runs er JOIN experiments e ON e.id = er.experiment_id WHERE e.name = ?)`
-		args = append(args, o.Experiment)
-	}
-	if strings.TrimSpace(o.Where) != "" {
-		q += `
-		  AND r.puzzle_id IN (SELECT id FROM puzzle_catalog WHERE (` + o.Where + "\n))"
-	}
-	q += `
+		WHERE ` + cond + ` AND r.status IN ('solved', 'unsolved', 'timeout')
 		ORDER BY r.puzzle_id, r.id`
 	t, err := d.ReadQuery(ctx, q, args...)
 	if err != nil {

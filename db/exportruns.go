@@ -3,26 +3,9 @@ package db
 import (
 	"context"
 	"database/sql"
-	"strings"
 
 	"sudokulab"
 )
-
-// RunSelection chooses the runs ExportRuns reads. Every field narrows the
-// selection; the zero value selects every run.
-type RunSelection struct {
-	// Experiment keeps the runs that belong to the experiment of that name
-	// (through experiment_runs: the runs it recorded and those it linked).
-	Experiment string
-	// Configs keeps the runs of these configurations, by name.
-	Configs []string
-	// Where keeps the runs on puzzles having a row of the view
-	// puzzle_catalog that matches this SQL predicate.
-	Where string
-	// RunsWhere keeps the runs whose row of the view run_results matches
-	// this SQL predicate.
-	RunsWhere string
-}
 
 // ExportedRun is a run read for export: the run as stored, with the names
 // and puzzle facts it is exported under.
@@ -67,10 +50,8 @@ type RunVisitor interface {
 // ENOTFOUND error. An error returned by v stops the read and is returned
 // as it is.
 func ExportRuns(ctx context.Context, d *DB, sel RunSelection, v RunVisitor) (runs, points int64, err error) {
-	for _, p := range []string{sel.Where, sel.RunsWhere} {
-		if err := checkPredicate(p); err != nil {
-			return 0, 0, err
-		}
+	if err := sel.Check(); err != nil {
+		return 0, 0, err
 	}
 	// No statement timeout: the export streams as fast as its reader
 	// takes the rows, which may be slow; Ctrl-C cancels it on the server.
@@ -80,39 +61,17 @@ func ExportRuns(ctx context.Context, d *DB, sel RunSelection, v RunVisitor) (run
 	}
 	defer release()
 	x := connExt{conn, d.DB}
-
-	// Names are quoted into the SQL rather than bound: the predicates are
-	// the user's text, in which a '?' is not a placeholder.
-	var conds []string
+	if err := RequireSelected(ctx, x, sel); err != nil {
+		return 0, 0, err
+	}
+	// Without an experiment a run is exported under the one that
+	// recorded it.
 	experiment := "r.experiment"
+	var args []any
 	if sel.Experiment != "" {
-		if err := MustExist(ctx, x, "experiments", "experiment", sel.Experiment); err != nil {
-			return 0, 0, err
-		}
-		conds = append(conds, "r.id IN (SELECT er.run_id FROM experiment_runs er JOIN experiments e ON e.id = er.experiment_id WHERE e.name = "+quote(sel.Experiment)+")")
-		experiment = quote(sel.Experiment)
+		experiment, args = "CAST(? AS TEXT)", []any{sel.Experiment}
 	}
-	if len(sel.Configs) > 0 {
-		names := make([]string, len(sel.Configs))
-		for i, c := range sel.Configs {
-			if err := MustExist(ctx, x, "configs", "configuration", c); err != nil {
-				return 0, 0, err
-			}
-			names[i] = quote(c)
-		}
-		conds = append(conds, "r.config IN ("+strings.Join(names, ", ")+")")
-	}
-	if strings.TrimSpace(sel.Where) != "" {
-		// The newline ends a trailing "--" comment in the predicate.
-		conds = append(conds, "r.puzzle_id IN (SELECT id FROM puzzle_catalog WHERE ("+sel.Where+"\n))")
-	}
-	if strings.TrimSpace(sel.RunsWhere) != "" {
-		conds = append(conds, "r.id IN (SELECT id FROM run_results WHERE ("+sel.RunsWhere+"\n))")
-	}
-	where := ""
-	if len(conds) > 0 {
-		where = "WHERE " + strings.Join(conds, "\n  AND ")
-	}
+	cond, condArgs := sel.Condition()
 	q := `
 		SELECT r.id, r.experiment_id, ` + experiment + `, r.config_id, r.config, r.solver,
 		       r.puzzle_id, r.size, r.givens, pl.label,
@@ -126,9 +85,9 @@ func ExportRuns(ctx context.Context, d *DB, sel RunSelection, v RunVisitor) (run
 		LEFT JOIN (SELECT id, MIN(label) AS label FROM puzzle_catalog WHERE label <> '' GROUP BY id) pl
 		       ON pl.id = r.puzzle_id
 		LEFT JOIN trajectory_points t ON t.run_id = r.id
-		` + where + `
+		WHERE ` + cond + `
 		ORDER BY r.config, r.puzzle_id, r.id, t.seq`
-	rows, err := x.QueryxContext(ctx, q)
+	rows, err := x.QueryxContext(ctx, d.rebind(q), append(args, condArgs...)...)
 	if err != nil {
 		return 0, 0, exportError(ctx, err)
 	}
@@ -183,9 +142,6 @@ func ExportRuns(ctx context.Context, d *DB, sel RunSelection, v RunVisitor) (run
 	}
 	return runs, points, nil
 }
-
-// quote returns s as an SQL string literal.
-func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // exportError reports an error of the export query: the caller's
 // cancellation as it is, else the database's message as an EINVALID

@@ -30,7 +30,7 @@ func (d *DB) ReadQuery(ctx context.Context, query string, args ...any) (Table, e
 	if d.dialect == &postgresDialect {
 		args = textArgs(args)
 	}
-	rows, err := conn.QueryxContext(ctx, d.Rebind(query), args...)
+	rows, err := conn.QueryxContext(ctx, d.rebind(query), args...)
 	if err != nil {
 		return Table{}, userSQLError(ctx, err)
 	}

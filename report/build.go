@@ -104,6 +104,10 @@ type builder struct {
 	all  []run // every run, canceled and failed ones too, in the same order
 	// useCPU is true when every analysed run has its CPU time.
 	useCPU bool
+	// inExperiment is the condition on the run_results row r choosing
+	// the experiment's runs (db.RunSelection), with its arguments.
+	inExperiment string
+	inArgs       []any
 }
 
 // Build reads the report of experiment o.Experiment from d, on read-only
@@ -120,6 +124,7 @@ func Build(ctx context.Context, d *db.DB, o Options) (*Report, error) {
 	}
 	b := &builder{ctx: ctx, d: d, o: o, rng: rand.New(rand.NewPCG(o.Seed, 0x7e9047)),
 		rep: &Report{Level: o.Level, Resamples: o.Resamples}}
+	b.inExperiment, b.inArgs = db.RunSelection{Experiment: o.Experiment}.Condition()
 	steps := []func() error{b.experiment, b.loadRuns, b.summary, b.configTable, b.groupTable, b.comparisons, b.settings, b.provenance}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -138,9 +143,6 @@ func (b *builder) query(what, q string, args ...any) (db.Table, error) {
 	return t, nil
 }
 
-// inExperiment is the condition choosing the runs of the experiment (one
-// argument: its name) on the run_results row r.
-const inExperiment = `r.id IN (SELECT er.run_id FROM experiment_runs er JOIN experiments e ON e.id = er.experiment_id WHERE e.name = ?)`
 
 func (b *builder) experiment() error {
 	t, err := b.query("experiment", `SELECT name, description, created_at FROM experiments WHERE name = ?`, b.o.Experiment)
@@ -161,7 +163,7 @@ func (b *builder) loadRuns() error {
 		SELECT r.config, r.solver, r.puzzle_id, r.status, r.solved, r.effort, r.effort_unit, r.wall_seconds, r.cpu_seconds, r.id,
 		       r.seed, r.max_evaluations, r.max_generations, r.timeout_ms, r.code_version
 		FROM run_results r
-		WHERE `+inExperiment, b.o.Experiment)
+		WHERE `+b.inExperiment, b.inArgs...)
 	if err != nil {
 		return err
 	}
@@ -248,7 +250,7 @@ func (b *builder) summary() error {
 	if s.Pending > 0 {
 		b.note("The experiment is not finished: %d of its %d planned runs are still to do; the tables count the %d recorded.", s.Pending, s.Planned, s.Runs)
 	}
-	t, err = b.query("dates", `SELECT MIN(r.started_at), MAX(r.finished_at) FROM run_results r WHERE `+inExperiment, b.o.Experiment)
+	t, err = b.query("dates", `SELECT MIN(r.started_at), MAX(r.finished_at) FROM run_results r WHERE `+b.inExperiment, b.inArgs...)
 	if err != nil {
 		return err
 	}
@@ -368,8 +370,8 @@ func (b *builder) groupTable() error {
 			SELECT p.id, p.givens, p.size,
 			       (SELECT MIN(pc.label) FROM puzzle_catalog pc WHERE pc.id = p.id AND pc.label <> '')
 			FROM puzzles p
-			WHERE p.id IN (SELECT r.puzzle_id FROM run_results r WHERE `+inExperiment+`)
-			ORDER BY p.id`, b.o.Experiment)
+			WHERE p.id IN (SELECT r.puzzle_id FROM run_results r WHERE `+b.inExperiment+`)
+			ORDER BY p.id`, b.inArgs...)
 		if err != nil {
 			return err
 		}
@@ -388,8 +390,8 @@ func (b *builder) groupTable() error {
 		t, err := b.query("collections", `
 			SELECT DISTINCT pc.id, pc.collection
 			FROM puzzle_catalog pc
-			WHERE pc.id IN (SELECT r.puzzle_id FROM run_results r WHERE `+inExperiment+`)
-			ORDER BY pc.id`, b.o.Experiment)
+			WHERE pc.id IN (SELECT r.puzzle_id FROM run_results r WHERE `+b.inExperiment+`)
+			ORDER BY pc.id`, b.inArgs...)
 		if err != nil {
 			return err
 		}
@@ -522,7 +524,7 @@ func (b *builder) settings() error {
 	t, err := b.query("configurations", `
 		SELECT c.name, c.solver, c.params, c.description, c.preset
 		FROM configs c
-		WHERE c.id IN (SELECT r.config_id FROM run_results r WHERE `+inExperiment+`)`, b.o.Experiment)
+		WHERE c.id IN (SELECT r.config_id FROM run_results r WHERE `+b.inExperiment+`)`, b.inArgs...)
 	if err != nil {
 		return err
 	}
@@ -634,9 +636,9 @@ func (b *builder) provenance() error {
 	}{{"code_version", &p.CodeVersions}, {"host", &p.Hosts}} {
 		t, err := b.query(c.col, `
 			SELECT r.`+c.col+`, COUNT(*), MIN(r.started_at), MAX(r.finished_at)
-			FROM run_results r WHERE `+inExperiment+`
+			FROM run_results r WHERE `+b.inExperiment+`
 			GROUP BY r.`+c.col+`
-			ORDER BY MIN(r.started_at), r.`+c.col, b.o.Experiment)
+			ORDER BY MIN(r.started_at), r.`+c.col, b.inArgs...)
 		if err != nil {
 			return err
 		}
