@@ -143,7 +143,6 @@ func (b *builder) query(what, q string, args ...any) (db.Table, error) {
 	return t, nil
 }
 
-
 func (b *builder) experiment() error {
 	t, err := b.query("experiment", `SELECT name, description, created_at FROM experiments WHERE name = ?`, b.o.Experiment)
 	if err != nil {
