@@ -15,11 +15,12 @@ import (
 // configurations: those sel.Configs names, in that order, or without any
 // every configuration with runs in the selection, by name.
 func Compute(ctx context.Context, d *db.DB, sel db.RunSelection, o Options) (*Result, error) {
-	runs, configs, unit, err := Load(ctx, d, sel, o)
+	runs, configs, unit, note, err := Load(ctx, d, sel, o)
 	if err != nil {
 		return nil, err
 	}
 	res := Analyze(runs, configs, unit, o)
+	res.Note = note
 	if res.Puzzles == 0 {
 		return nil, sudokulab.Errorf(sudokulab.ENOTFOUND, "compare: no puzzle has a score of every one of the %d configurations (%d puzzles, each missing some): choose configurations run on the same puzzles (--config, --where)",
 			len(configs), res.Incomplete)
@@ -30,30 +31,38 @@ func Compute(ctx context.Context, d *db.DB, sel db.RunSelection, o Options) (*Re
 // Load reads the finished runs sel chooses, with their time in the
 // measure o asks for, and returns them with the configurations to rank
 // and the unit of their scores. Fewer than two configurations, or one of
-// them without a run, is an EINVALID or ENOTFOUND error; an ERT in effort
+// them without a run, is an EINVALID or ENOTFOUND error. An ERT in effort
 // over configurations that count effort in different units (nodes and
-// evaluations) is the EINVALID error compare gives, naming --time cpu and
-// --time seconds.
-func Load(ctx context.Context, d *db.DB, sel db.RunSelection, o Options) (runs []Run, configs []string, unit string, err error) {
+// evaluations) is measured in the time compare.TimeMeasure chooses when
+// o.Time is "", with a note saying why, and is the EINVALID error compare
+// gives, naming --time cpu and --time seconds, when o.Time asks for
+// compare.Evaluations.
+func Load(ctx context.Context, d *db.DB, sel db.RunSelection, o Options) (runs []Run, configs []string, unit, note string, err error) {
 	o = o.withDefaults()
+	timeAsked := o.Time != ""
+	if !timeAsked {
+		o.Time = compare.Evaluations
+	}
 	if len(sel.Configs) == 1 {
-		return nil, nil, "", sudokulab.Errorf(sudokulab.EINVALID, "compare needs --config twice or more (or none, with --experiment: all of its configurations), got 1")
+		return nil, nil, "", "", sudokulab.Errorf(sudokulab.EINVALID, "compare needs --config twice or more (or none, with --experiment: all of its configurations), got 1")
 	}
 	for i, c := range sel.Configs {
 		if slices.Contains(sel.Configs[:i], c) {
-			return nil, nil, "", sudokulab.Errorf(sudokulab.EINVALID, "compare: --config %s twice: name different configurations", c)
+			return nil, nil, "", "", sudokulab.Errorf(sudokulab.EINVALID, "compare: --config %s twice: name different configurations", c)
 		}
 	}
 	if len(sel.Configs) == 0 && sel.Experiment == "" {
-		return nil, nil, "", sudokulab.Errorf(sudokulab.EINVALID, "compare needs --config twice or more, or an --experiment whose configurations to rank")
+		return nil, nil, "", "", sudokulab.Errorf(sudokulab.EINVALID, "compare needs --config twice or more, or an --experiment whose configurations to rank")
 	}
 	read, err := d.RankingRuns(ctx, sel)
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("compare: %w", err)
+		return nil, nil, "", "", fmt.Errorf("compare: %w", err)
 	}
 	configs = slices.Clone(sel.Configs)
 	units := map[string]string{}
+	allCPU := len(read) > 0
 	for _, r := range read {
+		allCPU = allCPU && r.CPU != nil
 		if _, ok := units[r.Config]; !ok {
 			units[r.Config] = r.EffortUnit
 			if len(sel.Configs) == 0 {
@@ -63,11 +72,11 @@ func Load(ctx context.Context, d *db.DB, sel db.RunSelection, o Options) (runs [
 	}
 	for _, c := range configs {
 		if _, ok := units[c]; !ok {
-			return nil, nil, "", sudokulab.Errorf(sudokulab.ENOTFOUND, "compare: no finished runs of %s on the puzzles chosen (--experiment %q --where %q)", c, sel.Experiment, sel.Where)
+			return nil, nil, "", "", sudokulab.Errorf(sudokulab.ENOTFOUND, "compare: no finished runs of %s on the puzzles chosen (--experiment %q --where %q)", c, sel.Experiment, sel.Where)
 		}
 	}
 	if len(configs) < 2 {
-		return nil, nil, "", sudokulab.Errorf(sudokulab.EINVALID, "compare: experiment %q has runs of %d configuration(s): nothing to rank", sel.Experiment, len(configs))
+		return nil, nil, "", "", sudokulab.Errorf(sudokulab.EINVALID, "compare: experiment %q has runs of %d configuration(s): nothing to rank", sel.Experiment, len(configs))
 	}
 	switch {
 	case o.Measure == Success:
@@ -80,8 +89,13 @@ func Load(ctx context.Context, d *db.DB, sel db.RunSelection, o Options) (runs [
 		}
 		var mixed *compare.Mixed
 		unit, mixed = compare.EffortUnit(cu)
+		if mixed != nil && timeAsked {
+			return nil, nil, "", "", fmt.Errorf("compare: %w", mixed.Err("--time cpu", "--time seconds"))
+		}
 		if mixed != nil {
-			return nil, nil, "", fmt.Errorf("compare: %w", mixed.Err("--time cpu", "--time seconds"))
+			o.Time = compare.TimeMeasure(allCPU)
+			unit = compare.UnitOf(o.Time)
+			note = fmt.Sprintf("in %s: %s", unit, mixed)
 		}
 	default:
 		unit = compare.UnitOf(o.Time)
@@ -101,5 +115,5 @@ func Load(ctx context.Context, d *db.DB, sel db.RunSelection, o Options) (runs [
 		}
 		runs[i] = Run{Config: r.Config, Puzzle: r.Puzzle, Solved: r.Solved, Time: t, Cutoff: r.TimeoutSeconds}
 	}
-	return runs, configs, unit, nil
+	return runs, configs, unit, note, nil
 }

@@ -61,7 +61,10 @@ const (
 type Options struct {
 	// Measure is the score per puzzle; "" means ERT.
 	Measure Measure
-	// Time is the time ERT is measured in; "" means compare.Evaluations.
+	// Time is the time ERT is measured in. "" means the solvers' effort
+	// (compare.Evaluations) when the configurations count it in one unit,
+	// else the time compare.TimeMeasure chooses, said in Result.Note; an
+	// explicit compare.Evaluations over mixed units is refused instead.
 	Time compare.Measure
 	// ParK is the k of PAR-k; 0 means DefaultParK.
 	ParK float64
@@ -73,9 +76,6 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if o.Measure == "" {
 		o.Measure = ERT
-	}
-	if o.Time == "" {
-		o.Time = compare.Evaluations
 	}
 	if o.ParK == 0 {
 		o.ParK = DefaultParK
@@ -135,6 +135,8 @@ type Result struct {
 	// Unit is the unit of the scores: "evaluations", "nodes", "seconds",
 	// "cpu seconds", or "" for the success rate.
 	Unit string
+	// Note says why the scores are not in the unit asked for, or "".
+	Note string
 	// Puzzles is the number of puzzles ranked: those on which every
 	// configuration has a score. Incomplete counts the puzzles left out
 	// because some configuration has no run (or no timed run) there.

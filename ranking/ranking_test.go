@@ -236,14 +236,18 @@ func TestComputeBackends(t *testing.T) {
 			d := openLab(t, b.target(t))
 			// Every configuration of the experiment, by name; the exact
 			// solver's nodes do not compare with evaluations.
-			_, err := ranking.Compute(ctx, d, db.RunSelection{Experiment: "e1"}, ranking.Options{})
+			_, err := ranking.Compute(ctx, d, db.RunSelection{Experiment: "e1"}, ranking.Options{Time: compare.Evaluations})
 			var e *sudokulab.Error
 			if !errors.As(err, &e) || e.Code != sudokulab.EINVALID || !strings.Contains(err.Error(), "--time cpu") {
 				t.Fatalf("mixed units: %v, want EINVALID naming --time cpu", err)
 			}
-			res, err := ranking.Compute(ctx, d, db.RunSelection{Experiment: "e1"}, ranking.Options{Time: compare.CPU})
+			// Without a time asked for, the scores go to CPU seconds.
+			res, err := ranking.Compute(ctx, d, db.RunSelection{Experiment: "e1"}, ranking.Options{})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if !strings.HasPrefix(res.Note, "in cpu seconds: ") || !strings.Contains(res.Note, "nodes") {
+				t.Errorf("note %q", res.Note)
 			}
 			if res.Unit != "cpu seconds" || res.Puzzles != 5 || strings.Join(res.Configs, ",") != "c,t1,t2,x" {
 				t.Fatalf("unit %q puzzles %d configs %v", res.Unit, res.Puzzles, res.Configs)

@@ -75,6 +75,8 @@ func runRanking(ctx context.Context, cmd *cobra.Command, o *compareOptions) erro
 		return err
 	}
 	defer d.Close()
+	// Time is asked for as compare asks for it: evaluations by default,
+	// refused over mixed effort units.
 	res, err := ranking.Compute(ctx, d, db.RunSelection{Experiment: o.experiment, Configs: o.configs, Where: o.where},
 		ranking.Options{Measure: measure, Time: timeMeasure, ParK: o.ranking.parK, Alpha: o.ranking.alpha})
 	if err != nil {
