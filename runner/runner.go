@@ -7,8 +7,6 @@ package runner
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -80,6 +78,11 @@ type Options struct {
 	// 64 runs and 200ms.
 	BatchRuns  int
 	BatchDelay time.Duration
+	// Begin, if not nil, is called by Run and Execute once before any
+	// work with what is known then: the experiment, the size of the plan
+	// (Total, of its shard), the configurations' names, and for a worker
+	// without a plan its name and what the queue holds (Left).
+	Begin func(Summary)
 }
 
 // Summary counts what Execute or Work did, per configuration in plan
@@ -92,7 +95,27 @@ type Summary struct {
 	// recorded meanwhile; Abandoned those left undone after their workers
 	// died db.DefaultMaxAttempts times.
 	Total, Skipped, Recorded, Duplicates, ByOthers, Abandoned int
-	Configs                                                   []ConfigSummary
+	// Configs counts the runs this call recorded per configuration.
+	Configs []ConfigSummary
+
+	// Experiment and ExperimentID say which experiment holds the work
+	// (Experiment is empty for a Plan given with its ExperimentID); Worker
+	// names this process in the queue (Run without a plan).
+	Experiment   string
+	ExperimentID int64
+	Worker       string
+	// Puzzles is the number of puzzles of the plan, Planned its runs
+	// (all shards), Enqueued what putting it in the queue did.
+	Puzzles  int
+	Planned  int64
+	Enqueued db.EnqueueResult
+	// Left is what the queue held at the end (at the start, for Run
+	// without a plan).
+	Left db.WorkLeft
+	// Held counts, per configuration of the plan, the runs its experiment
+	// holds once the plan is done, those linked from other experiments
+	// included (as the view experiment_run_results does).
+	Held []db.ExperimentConfigRuns
 }
 
 // ConfigSummary counts the runs of one configuration recorded by one
@@ -145,105 +168,58 @@ func CodeVersion() string {
 	return sourceVersion()
 }
 
-// Execute does the runs of the plan that are not recorded yet: it puts
-// the plan in the work queue of its experiment (an experiment named after
-// the plan when it has none, so that repeating the same plan resumes it)
-// and works on it until the whole plan is recorded, by this process or
-// others working on the same experiment at the same time. When ctx is
-// cancelled the runs in progress are abandoned, every run that finished is
-// still recorded, and the error is ctx's. A run is recorded with its
-// trajectory in one transaction, so the database never holds half a run.
+// Execute does the runs of the plan that are not recorded yet, as Run
+// does a Spec: it puts the plan in the work queue of its experiment (one
+// named after the plan by PlanName when it has none, so that repeating the
+// same plan resumes it), then works on it until the whole plan is
+// recorded, by this process or others working on the same experiment at
+// the same time. When ctx is cancelled the runs in progress are abandoned,
+// every run that finished is still recorded, and the error is ctx's. A run
+// is recorded with its trajectory in one transaction, so the database
+// never holds half a run.
 func Execute(ctx context.Context, d *db.DB, plan Plan, opts Options) (Summary, error) {
-	sum := Summary{Total: plan.Total()}
-	for _, c := range plan.Configs {
-		sum.Configs = append(sum.Configs, ConfigSummary{Name: c.Name})
-	}
-	if sum.Total == 0 {
+	if plan.Total() == 0 {
+		sum := Summary{}
+		for _, c := range plan.Configs {
+			sum.Configs = append(sum.Configs, ConfigSummary{Name: c.Name})
+		}
 		if opts.Progress != nil {
 			opts.Progress.Start(0, 0)
 		}
 		return sum, ctx.Err()
 	}
-	exp := plan.ExperimentID
-	if exp == 0 {
-		var err error
-		if exp, err = db.EnsureExperiment(ctx, d, PlanName(plan), "runs of a plan given without an experiment name"); err != nil {
-			return sum, err
-		}
-	}
-	spec := db.PlanSpec{
-		ExperimentID: exp,
-		PuzzleIDs:    make([]int64, len(plan.Puzzles)),
-		ConfigIDs:    make([]int64, len(plan.Configs)),
-		Seeds:        plan.Seeds,
-		Budget:       budgetKey(plan),
-		Trace:        opts.Trace.String(),
-	}
-	for i, p := range plan.Puzzles {
-		spec.PuzzleIDs[i] = p.ID
-	}
-	for i, c := range plan.Configs {
-		spec.ConfigIDs[i] = c.ID
-	}
-	if _, err := db.Enqueue(ctx, d, spec, nil); err != nil {
-		return sum, err
-	}
-	left, err := db.RemainingWork(ctx, d, exp, 0)
-	if err != nil {
-		return sum, err
-	}
-	sum.Skipped = sum.Total - int(left.Pending+left.Running+left.Lapsed+left.Abandoned)
-	q := &DBQueue{DB: d, Worker: Worker(opts.Host), ExperimentID: exp}
-	cat := &DBCatalog{DB: d, configs: map[int64]*Config{}, puzzles: map[int64]*sudokulab.Puzzle{}}
-	for i := range plan.Configs {
-		cat.configs[plan.Configs[i].ID] = &plan.Configs[i]
+	p := queued{
+		spec: db.PlanSpec{
+			ExperimentID: plan.ExperimentID,
+			PuzzleIDs:    make([]int64, len(plan.Puzzles)),
+			ConfigIDs:    make([]int64, len(plan.Configs)),
+			Seeds:        plan.Seeds,
+			Budget:       db.Budget{MaxEvaluations: plan.Budget.MaxEvaluations, MaxGenerations: plan.Budget.MaxGenerations, TimeoutMS: plan.Timeout.Milliseconds()},
+			Trace:        opts.Trace.String(),
+		},
+		puzzles: len(plan.Puzzles),
+		configs: plan.Configs,
+		// The plan's puzzles and configurations are at hand: the workers
+		// need not read them.
+		cat:  &DBCatalog{DB: d, configs: map[int64]*Config{}, puzzles: map[int64]*sudokulab.Puzzle{}},
+		poll: 100 * time.Millisecond,
 	}
 	for i := range plan.Puzzles {
-		cat.puzzles[plan.Puzzles[i].ID] = &plan.Puzzles[i]
+		p.spec.PuzzleIDs[i] = plan.Puzzles[i].ID
+		p.cat.puzzles[plan.Puzzles[i].ID] = &plan.Puzzles[i]
 	}
-	if opts.Progress != nil {
-		opts.Progress.Start(sum.Total-sum.Skipped, sum.Skipped)
+	for i := range plan.Configs {
+		p.spec.ConfigIDs[i] = plan.Configs[i].ID
+		p.cat.configs[plan.Configs[i].ID] = &plan.Configs[i]
 	}
-	ws, err := Work(ctx, q, cat, WorkOptions{Options: opts, Configs: plan.Configs, Poll: 100 * time.Millisecond})
-	sum.Recorded, sum.Duplicates = ws.Recorded, ws.Duplicates
-	if err == nil {
-		sum.ByOthers = max(0, sum.Total-sum.Skipped-sum.Recorded-sum.Duplicates)
-		// What was left when the plan ended: abandoned after too many
-		// attempts.
-		if left, lerr := db.RemainingWork(ctx, d, exp, 0); lerr == nil {
-			sum.Abandoned = int(left.Abandoned)
-			sum.ByOthers = max(0, sum.ByOthers-sum.Abandoned)
+	if p.spec.ExperimentID == 0 {
+		var err error
+		p.experiment = PlanName(p.spec)
+		if p.spec.ExperimentID, err = db.EnsureExperiment(ctx, d, p.experiment, ""); err != nil {
+			return p.summary(), err
 		}
 	}
-	// Work lists the plan's configurations first, in plan order.
-	copy(sum.Configs, ws.Configs)
-	return sum, err
-}
-
-// PlanName names the experiment of a plan given without one: "plan-" and
-// the start of a hash of the plan's puzzles, configurations, seeds and
-// budget, so that the same plan always lands in the same experiment.
-func PlanName(plan Plan) string {
-	h := sha256.New()
-	fmt.Fprint(h, "puzzles")
-	for _, p := range plan.Puzzles {
-		fmt.Fprint(h, " ", p.ID)
-	}
-	fmt.Fprint(h, " configs")
-	for _, c := range plan.Configs {
-		fmt.Fprint(h, " ", c.ID)
-	}
-	fmt.Fprint(h, " seeds")
-	for _, s := range plan.Seeds {
-		fmt.Fprint(h, " ", s)
-	}
-	b := budgetKey(plan)
-	fmt.Fprint(h, " budget ", b.MaxEvaluations, " ", b.MaxGenerations, " ", b.TimeoutMS)
-	return "plan-" + hex.EncodeToString(h.Sum(nil))[:12]
-}
-
-func budgetKey(p Plan) db.Budget {
-	return db.Budget{MaxEvaluations: p.Budget.MaxEvaluations, MaxGenerations: p.Budget.MaxGenerations, TimeoutMS: p.Timeout.Milliseconds()}
+	return p.do(ctx, d, opts)
 }
 
 // worker runs jobs one at a time, keeping one solver per configuration and

@@ -1,16 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"math"
 	"runtime"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -19,25 +14,13 @@ import (
 	"sudokulab/runner"
 )
 
+// runOptions are run's flags: most go straight into the plan's spec.
 type runOptions struct {
 	*options
-	where, collection string
-	puzzleIDs         []int64
-	limit             int
-	configs           []string
-	solver            string
-	sets              []string
-	runs              int
-	seed              int64
-	maxEvaluations    int64
-	maxGenerations    int64
-	timeout           time.Duration
-	jobs              int
-	experiment        string
-	trace             string
-	shard             string
-	lease             time.Duration
-	enqueueOnly       bool
+	spec         runner.Spec
+	sets         []string
+	jobs         int
+	trace, shard string
 }
 
 func newRunCmd(opts *options) *cobra.Command {
@@ -80,54 +63,37 @@ Puzzles are selected from the view puzzle_catalog (docs/schema.md) by
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.where, "where", "", whereHelp)
-	f.StringVar(&o.collection, "collection", "", "only puzzles of this collection")
-	f.Int64SliceVar(&o.puzzleIDs, "puzzle", nil, "only these puzzle ids (repeatable)")
-	f.IntVar(&o.limit, "limit", 0, "at most this many puzzles (0: all)")
-	f.StringArrayVar(&o.configs, "config", nil, "configuration name (repeatable; see sudokulab configs list)")
-	f.StringVar(&o.solver, "solver", "", "solver to run with --set parameters (see sudokulab solvers)")
+	f.StringVar(&o.spec.Where, "where", "", whereHelp)
+	f.StringVar(&o.spec.Collection, "collection", "", "only puzzles of this collection")
+	f.Int64SliceVar(&o.spec.PuzzleIDs, "puzzle", nil, "only these puzzle ids (repeatable)")
+	f.IntVar(&o.spec.Limit, "limit", 0, "at most this many puzzles (0: all)")
+	f.StringArrayVar(&o.spec.Configs, "config", nil, "configuration name (repeatable; see sudokulab configs list)")
+	f.StringVar(&o.spec.Solver, "solver", "", "solver to run with --set parameters (see sudokulab solvers)")
 	f.StringArrayVar(&o.sets, "set", nil, "solver parameter name=value (repeatable, with --solver)")
-	f.IntVar(&o.runs, "runs", 1, "seeds per puzzle and configuration")
-	f.Int64Var(&o.seed, "seed", 1, "first seed; runs use seed, seed+1, ...")
-	f.Int64Var(&o.maxEvaluations, "max-evaluations", 0, "evaluation budget per run (0: none)")
-	f.Int64Var(&o.maxGenerations, "max-generations", 0, "generation budget per run (0: none)")
-	f.DurationVar(&o.timeout, "timeout", 0, "wall-time budget per run, such as 30s (0: none)")
+	f.IntVar(&o.spec.Seeds, "runs", 1, "seeds per puzzle and configuration")
+	f.Int64Var(&o.spec.FirstSeed, "seed", 1, "first seed; runs use seed, seed+1, ...")
+	f.Int64Var(&o.spec.Budget.MaxEvaluations, "max-evaluations", 0, "evaluation budget per run (0: none)")
+	f.Int64Var(&o.spec.Budget.MaxGenerations, "max-generations", 0, "generation budget per run (0: none)")
+	f.DurationVar(&o.spec.Timeout, "timeout", 0, "wall-time budget per run, such as 30s (0: none)")
 	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "runs at a time")
-	f.StringVar(&o.experiment, "experiment", "", "experiment name grouping the runs (created if needed)")
+	f.StringVar(&o.spec.Experiment, "experiment", "", "experiment name grouping the runs (created if needed)")
 	f.StringVar(&o.trace, "trace", runner.DefaultTrace.String(), "trajectory points to store: none, or improve,log,every=N,final")
 	f.StringVar(&o.shard, "shard", "", "run only the K-th of N deterministic slices of the plan, as `K/N` (one task of a cluster job array; merge the files with sudokulab merge)")
-	f.BoolVar(&o.enqueueOnly, "enqueue-only", false, "put the plan in the work queue and return: sudokulab worker processes, here or on other machines, do the runs")
-	f.DurationVar(&o.lease, "lease", runner.DefaultLease, "how long a claim on work lasts without renewal: a killed process's runs go to others after this")
+	f.BoolVar(&o.spec.EnqueueOnly, "enqueue-only", false, "put the plan in the work queue and return: sudokulab worker processes, here or on other machines, do the runs")
+	f.DurationVar(&o.spec.Lease, "lease", runner.DefaultLease, "how long a claim on work lasts without renewal: a killed process's runs go to others after this")
 	return cmd
 }
 
 func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
-	switch {
-	case len(o.configs) == 0 && o.solver == "":
-		return sudokulab.Errorf(sudokulab.EINVALID, "say what to run: --config NAME or --solver NAME")
-	case len(o.sets) > 0 && o.solver == "":
-		return sudokulab.Errorf(sudokulab.EINVALID, "--set needs --solver")
-	case o.runs < 1:
-		return sudokulab.Errorf(sudokulab.EINVALID, "--runs %d: want at least 1", o.runs)
-	case o.seed > math.MaxInt64-int64(o.runs-1):
-		return sudokulab.Errorf(sudokulab.EINVALID, "--seed %d --runs %d: the last seed would pass the largest, %d", o.seed, o.runs, int64(math.MaxInt64))
-	case o.jobs < 1:
+	if o.jobs < 1 {
 		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)
-	case o.maxEvaluations < 0 || o.maxGenerations < 0 || o.timeout < 0:
-		return sudokulab.Errorf(sudokulab.EINVALID, "budgets cannot be negative (0 means no limit)")
-	case o.lease < 3*time.Second && o.lease != 0:
-		return sudokulab.Errorf(sudokulab.EINVALID, "--lease %v: want at least 3s", o.lease)
 	}
-	shard, shards, err := parseShard(o.shard)
-	if err != nil {
-		return err
-	}
-	trace, err := runner.ParseTrace(o.trace)
-	if err != nil {
-		return err
-	}
-	sets, err := parseSets(o.sets)
-	if err != nil {
+	// The first error of the flags' values or the spec, before the database is opened.
+	spec, errs := o.spec, make([]error, 3)
+	spec.Shard, spec.Shards, errs[0] = runner.ParseShard(o.shard)
+	spec.Trace, errs[1] = runner.ParseTrace(o.trace)
+	spec.Params, errs[2] = parseSets(o.sets)
+	if err := cmp.Or(errs[0], errs[1], errs[2], spec.Check()); err != nil {
 		return err
 	}
 	d, err := o.open(ctx)
@@ -135,202 +101,48 @@ func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
 		return err
 	}
 	defer d.Close()
-	if err := checkCollection(ctx, d, o.collection); err != nil {
-		return err
-	}
-
-	where, err := puzzlePredicate(o.where, o.collection)
-	if err != nil {
-		return err
-	}
-	spec := db.PlanSpec{
-		Where:     where,
-		Limit:     o.limit,
-		FirstSeed: o.seed,
-		SeedCount: int64(o.runs),
-		Budget:    db.Budget{MaxEvaluations: o.maxEvaluations, MaxGenerations: o.maxGenerations, TimeoutMS: o.timeout.Milliseconds()},
-		Trace:     trace.String(),
-		Shard:     shard,
-		Shards:    shards,
-	}
-	if len(o.puzzleIDs) > 0 {
-		ids := make([]string, len(o.puzzleIDs))
-		for i, id := range o.puzzleIDs {
-			ids[i] = strconv.FormatInt(id, 10)
-		}
-		if spec.Where, err = db.AndPredicates(spec.Where, "id IN ("+strings.Join(ids, ", ")+")"); err != nil {
-			return err
-		}
-	}
-	puzzles, err := db.CountPlanPuzzles(ctx, d, spec)
-	if err != nil {
-		return err
-	}
-	if puzzles == 0 {
-		return sudokulab.Errorf(sudokulab.EINVALID, "no puzzle matches the selection; try sudokulab puzzles list with the same flags")
-	}
-	var configs []runner.Config
-	for _, name := range o.configs {
-		c, err := runner.LoadConfig(ctx, d, o.registry, name)
-		if err != nil {
-			return err
-		}
-		configs = append(configs, c)
-	}
-	if o.solver != "" {
-		c, _, err := runner.EnsureConfig(ctx, d, o.registry, "", o.solver, sets, "", false)
-		if err != nil {
-			return err
-		}
-		configs = append(configs, c)
-	}
-	names := make([]string, len(configs))
-	for i, c := range configs {
-		names[i] = c.Name
-		spec.ConfigIDs = append(spec.ConfigIDs, c.ID)
-	}
-	experiment := o.experiment
-	if experiment == "" {
-		experiment = planName(spec)
-	}
-	if spec.ExperimentID, err = db.EnsureExperiment(ctx, d, experiment, ""); err != nil {
-		return err
-	}
-	planned := int64(puzzles) * int64(len(configs)) * int64(o.runs)
-	share := planned
-	if shards > 0 {
-		share = planned / int64(shards)
-		if int64(shard-1) < planned%int64(shards) {
-			share++
-		}
-	}
 	stderr := cmd.ErrOrStderr()
-	fmt.Fprintf(stderr, "%d puzzles matched; %d configurations (%s) x %d seeds: %d runs in experiment %s\n",
-		puzzles, len(configs), strings.Join(names, ", "), o.runs, planned, experiment)
-	if shards > 0 {
-		fmt.Fprintf(stderr, "shard %d of %d: %d of the runs\n", shard, shards, share)
-	}
-
-	// The plan goes into the queue in short transactions while the workers
-	// already take from it; other processes on the same experiment share it.
-	doneBefore, err := db.PlanDone(ctx, d, spec)
-	if err != nil {
-		return err
-	}
-	if o.enqueueOnly {
-		enq, err := db.Enqueue(ctx, d, spec, nil)
-		if err != nil {
-			return fmt.Errorf("enqueue the plan: %w", err)
+	begin := func(sum runner.Summary) { // what the plan holds, before the work starts
+		fmt.Fprintf(stderr, "%d puzzles matched; %d configurations (%s) x %d seeds: %d runs in experiment %s\n",
+			sum.Puzzles, len(sum.Configs), strings.Join(sum.ConfigNames(), ", "), spec.Seeds, sum.Planned, sum.Experiment)
+		if spec.Shards > 0 {
+			fmt.Fprintf(stderr, "shard %d of %d: %d of the runs\n", spec.Shard, spec.Shards, sum.Total)
 		}
-		left, err := db.RemainingWork(ctx, d, spec.ExperimentID, 0)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "queued %d new runs in experiment %s (%d recorded before, linked); %d runs wait for a worker: start sudokulab worker --experiment %s\n",
-			enq.Added-enq.Linked, experiment, enq.Linked, left.Pending+left.Lapsed, experiment)
-		return writeRows(cmd.OutOrStdout(), o.format, []string{"experiment", "planned", "added", "linked", "pending"},
-			[][]any{{experiment, enq.Planned, enq.Added, enq.Linked, left.Pending + left.Lapsed}})
 	}
-	prog := newProgress(stderr)
-	prog.Start(int(max(0, share-doneBefore)), int(doneBefore))
-	planDone := make(chan struct{})
-	var (
-		enq    db.EnqueueResult
-		enqErr error
-	)
-	workCtx, cancelWork := context.WithCancelCause(ctx)
-	defer cancelWork(nil)
-	go func() {
-		defer close(planDone)
-		enq, enqErr = db.Enqueue(workCtx, d, spec, nil)
-		if enqErr != nil {
-			cancelWork(enqErr)
-		}
-	}()
-	q := &runner.DBQueue{DB: d, Worker: runner.Worker(""), ExperimentID: spec.ExperimentID, Lease: o.lease}
-	sum, err := runner.Work(workCtx, q, &runner.DBCatalog{DB: d, Registry: o.registry}, runner.WorkOptions{
-		Options:  runner.Options{Jobs: o.jobs, Progress: prog},
-		Lease:    o.lease,
-		PlanDone: planDone,
-		Configs:  configs,
-	})
-	cancelWork(nil)
-	<-planDone
-	if enqErr != nil && !errors.Is(enqErr, context.Canceled) {
-		return fmt.Errorf("enqueue the plan: %w", enqErr)
-	}
-	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+	sum, err := runner.Run(ctx, d, o.registry, spec, runner.Options{Jobs: o.jobs, Progress: newProgress(stderr), Begin: begin})
+	switch {
+	case ctx.Err() != nil:
 		fmt.Fprintf(stderr, "interrupted: %d runs recorded by this command; run the same command again to do the rest\n", sum.Recorded)
 		return ctx.Err()
-	}
-	if err != nil {
+	case err != nil:
 		return err
-	}
-	left, err := q.Left(ctx)
-	if err != nil {
-		return err
-	}
-	if left.Claimable() {
-		// The workers stopped with the plan unfinished: never report
-		// success for work not done.
-		return fmt.Errorf("the workers stopped with %d runs of experiment %s waiting (%d recorded here): run the same command again to do them",
-			left.Pending+left.Lapsed, experiment, sum.Recorded)
+	case spec.EnqueueOnly:
+		enq, pending := sum.Enqueued, sum.Left.Pending+sum.Left.Lapsed
+		fmt.Fprintf(stderr, "queued %d new runs in experiment %s (%d recorded before, linked); %d runs wait for a worker: start sudokulab worker --experiment %s\n",
+			enq.Added-enq.Linked, sum.Experiment, enq.Linked, pending, sum.Experiment)
+		return writeRows(cmd.OutOrStdout(), o.format, []string{"experiment", "planned", "added", "linked", "pending"},
+			[][]any{{sum.Experiment, enq.Planned, enq.Added, enq.Linked, pending}})
 	}
 	if sum.Duplicates > 0 {
 		fmt.Fprintf(stderr, "%d runs were recorded by another process first and were dropped here\n", sum.Duplicates)
 	}
 	fmt.Fprintf(stderr, "recorded %d runs; %d were recorded before (%d of them by other experiments, now linked to this one)\n",
-		sum.Recorded, doneBefore+enq.Linked, enq.Linked)
-	if left.Abandoned > 0 {
+		sum.Recorded, sum.Skipped, sum.Enqueued.Linked)
+	if sum.Abandoned > 0 {
 		fmt.Fprintf(stderr, "%d runs were abandoned after their workers died %d times: see sudokulab experiments show %s\n",
-			left.Abandoned, db.DefaultMaxAttempts, experiment)
+			sum.Abandoned, db.DefaultMaxAttempts, sum.Experiment)
 	}
-	// The summary counts what the experiment holds for each configuration,
-	// runs linked from earlier experiments included, as
-	// experiment_run_results does.
-	held, err := db.ExperimentRunCounts(ctx, d, spec.ExperimentID, spec.ConfigIDs)
-	if err != nil {
-		return err
-	}
-	rows := make([][]any, len(held))
-	for i, c := range held {
-		var rate, meanEffort, unit, meanGens any
+	rows := make([][]any, len(sum.Held))
+	for i, c := range sum.Held {
+		var rate, effort, unit, gens any
 		if c.Runs > 0 {
 			rate = percent{100 * float64(c.Solved) / float64(c.Runs), 1}
 		}
-		if c.Solved > 0 {
-			meanEffort = fixed{c.SolvedEffort / float64(c.Solved), 1}
-			unit = c.EffortUnit
-			meanGens = fixed{c.SolvedGenerations / float64(c.Solved), 1}
+		if n := float64(c.Solved); n > 0 {
+			effort, unit, gens = fixed{c.SolvedEffort / n, 1}, c.EffortUnit, fixed{c.SolvedGenerations / n, 1}
 		}
-		rows[i] = []any{c.Config, c.Runs, c.Linked, c.Solved, rate, meanEffort, unit, meanGens, c.Errors}
+		rows[i] = []any{c.Config, c.Runs, c.Linked, c.Solved, rate, effort, unit, gens, c.Errors}
 	}
 	return writeRows(cmd.OutOrStdout(), o.format,
 		[]string{"config", "runs", "linked", "solved", "success", "mean_effort_solved", "effort_unit", "mean_generations_solved", "errors"}, rows)
-}
-
-// planName names the experiment of a run given without --experiment:
-// "run-" and the start of a hash of what selects the plan, so that the
-// same command always lands in the same experiment, resuming it, and
-// several processes given the same command share one plan.
-func planName(spec db.PlanSpec) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "where %q\nlimit %d\nconfigs %v\nseeds %d+%d\nbudget %d %d %d\nshard %d/%d\n",
-		spec.Where, spec.Limit, spec.ConfigIDs, spec.FirstSeed, spec.SeedCount,
-		spec.Budget.MaxEvaluations, spec.Budget.MaxGenerations, spec.Budget.TimeoutMS, spec.Shard, spec.Shards)
-	return "run-" + hex.EncodeToString(h.Sum(nil))[:12]
-}
-
-// parseShard reads --shard K/N; "" is the whole plan (0, 0).
-func parseShard(s string) (k, n int, err error) {
-	if s == "" {
-		return 0, 0, nil
-	}
-	a, b, ok := strings.Cut(s, "/")
-	k, err1 := strconv.Atoi(strings.TrimSpace(a))
-	n, err2 := strconv.Atoi(strings.TrimSpace(b))
-	if !ok || err1 != nil || err2 != nil || n < 1 || k < 1 || k > n {
-		return 0, 0, sudokulab.Errorf(sudokulab.EINVALID, "--shard %q: want K/N with 1 <= K <= N, such as 3/8", s)
-	}
-	return k, n, nil
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"sudokulab"
-	"sudokulab/db"
 	"sudokulab/runner"
 )
 
@@ -66,33 +65,11 @@ func runWorker(ctx context.Context, cmd *cobra.Command, o *workerOptions) error 
 		return err
 	}
 	defer d.Close()
-	// Like every read of the work, these outlive a busy database or a
-	// server restart (see db.DB.Retry).
-	var exp int64
-	if o.experiment != "" {
-		err := d.Retry(ctx, func() (err error) {
-			exp, err = db.ExperimentID(ctx, d, o.experiment)
-			return err
-		})
-		if err != nil {
-			return err
-		}
-	}
 	stderr := cmd.ErrOrStderr()
-	name := runner.Worker("")
-	q := &runner.DBQueue{DB: d, Worker: name, ExperimentID: exp, Lease: o.lease}
-	left, err := q.Left(ctx)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "worker %s: %d runs pending in %s\n", name, left.Pending+left.Lapsed, d.Path())
-	prog := newProgress(stderr)
-	prog.Start(int(left.Pending+left.Lapsed), 0)
-	sum, err := runner.Work(ctx, q, &runner.DBCatalog{DB: d, Registry: o.registry}, runner.WorkOptions{
-		Options: runner.Options{Jobs: o.jobs, Progress: prog},
-		Lease:   o.lease,
-		Follow:  o.follow,
-	})
+	sum, err := runner.Run(ctx, d, o.registry, runner.Spec{Queued: true, Experiment: o.experiment, Lease: o.lease, Follow: o.follow},
+		runner.Options{Jobs: o.jobs, Progress: newProgress(stderr), Begin: func(sum runner.Summary) {
+			fmt.Fprintf(stderr, "worker %s: %d runs pending in %s\n", sum.Worker, sum.Total, d.Path())
+		}})
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "interrupted: %d runs recorded by this worker; unfinished ones handed back\n", sum.Recorded)
 		return err
