@@ -446,11 +446,7 @@ func (d *DB) Query(ctx context.Context, query string, write bool) (columns []str
 		}
 		defer conn.Close()
 	} else {
-		check := checkCalls
-		if d.dialect == &postgresDialect {
-			check = checkPostgresStatement
-		}
-		if err := check(query); err != nil {
+		if err := d.checkReadOnlySQL(query); err != nil {
 			return nil, nil, err
 		}
 		c, qctx, release, err := d.readOnlyConn(ctx)

@@ -70,12 +70,7 @@ func scanTable(rows *sqlx.Rows) (Table, error) {
 		if err != nil {
 			return t, err
 		}
-		for i, v := range r {
-			if b, ok := v.([]byte); ok {
-				r[i] = string(b)
-			}
-		}
-		t.Rows = append(t.Rows, r)
+		t.Rows = append(t.Rows, textBytes(r))
 	}
 	return t, rows.Err()
 }

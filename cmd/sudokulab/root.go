@@ -77,6 +77,7 @@ The schema is documented in docs/schema.md.`,
 		newSolveCmd(opts),
 		newSolversCmd(opts),
 		newSQLCmd(opts),
+		newServeCmd(opts),
 		newVersionCmd(opts),
 		newWorkerCmd(opts),
 	)

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os/exec"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"sudokulab"
+	"sudokulab/runner"
+	"sudokulab/web"
+)
+
+type serveOptions struct {
+	*options
+	addr           string
+	open           bool
+	consoleTimeout time.Duration
+}
+
+// defaultServeAddr is where serve listens unless --addr says otherwise:
+// this machine only.
+const defaultServeAddr = "127.0.0.1:8080"
+
+func newServeCmd(opts *options) *cobra.Command {
+	o := &serveOptions{options: opts}
+	cmd := &cobra.Command{
+		Use:   "serve [--addr HOST:PORT] [--open]",
+		Short: "Serve the lab as web pages (and JSON) to a browser",
+		Long: `serve opens the database read-only and serves the lab in a browser: the
+lab's size and recent imports and experiments; the puzzles of puzzle_catalog
+with facets (collection, box shape, givens, solution count, each rater's
+level) and counts per value, sorted by any column or rating, a page at a
+time; each puzzle drawn with its solution, its ratings side by side, its
+collections, the puzzles equal to it up to symmetry and its runs; the
+experiments with their progress per configuration (pending, running,
+lapsed, done, hosts), updated every two seconds without reloading, and
+their success and ERT with intervals; each run with its configuration,
+budget, seed, outcome, trajectory plot and final grid; and a SQL console
+with the canned queries as forms.
+
+Every page's URL holds what it shows (filters, sort, page, statement), and
+the same path with .json added returns its data as JSON. The console runs
+statements as sql without --write does (the same read-only connection and
+checks), each within --console-timeout; CSV and JSON downloads keep the
+first 1000 rows. Everything the pages need is in the binary: no request
+leaves the machine.
+
+serve listens on 127.0.0.1 (this machine only) unless --addr names another
+address, which prints a warning: the pages show everything the lab holds,
+to anyone who can reach the port. Ctrl-C stops it.`,
+		Example: `  sudokulab serve
+  sudokulab --db lab.db serve --addr 127.0.0.1:9000 --open
+  curl -s 'http://127.0.0.1:8080/puzzles.json?collection=paper-puzzles&sort=givens'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runServe(cmd.Context(), cmd, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.addr, "addr", defaultServeAddr, "address to listen on, HOST:PORT (port 0 picks a free one)")
+	f.BoolVar(&o.open, "open", false, "open the home page in the browser (xdg-open)")
+	f.DurationVar(&o.consoleTimeout, "console-timeout", web.DefaultConsoleTimeout, "time limit of each statement of the SQL console")
+	return cmd
+}
+
+func runServe(ctx context.Context, cmd *cobra.Command, o *serveOptions) error {
+	d, err := o.openRead(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	srv, err := web.New(ctx, d, web.Options{Version: runner.CodeVersion(), ConsoleTimeout: o.consoleTimeout,
+		Solvers: o.registry.All(), ErrorLog: cmd.ErrOrStderr()})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return sudokulab.WrapError(sudokulab.EINVALID, err, "serve: --addr %s", o.addr)
+	}
+	addr := ln.Addr().(*net.TCPAddr)
+	if !addr.IP.IsLoopback() {
+		fmt.Fprintf(cmd.ErrOrStderr(), "warning: serving on %s, which other machines may reach: the pages show everything the lab holds\n", addr)
+	}
+	url := "http://" + addr.String() + "/"
+	fmt.Fprintf(cmd.OutOrStdout(), "serving %s at %s (read-only; Ctrl-C stops)\n", d.Path(), url)
+	if o.open {
+		if err := exec.Command("xdg-open", url).Start(); err != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "serve: could not open a browser (%v); open %s\n", err, url)
+		}
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	// Requests under way end with ctx (their statements are interrupted);
+	// give them a moment to answer.
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	<-done
+	return ctx.Err()
+}

@@ -1,0 +1,440 @@
+package db
+
+// Browsing puzzle_catalog a page at a time, as the web interface does: a
+// filter made of facet values, a sort on any column (a rating included),
+// keyset pagination (never OFFSET: the next page starts after the last
+// row's sort key), and the counts of each facet's values under the
+// filter.
+//
+// The queries read the tables under puzzle_catalog rather than the view,
+// so that a filter on a collection starts from that collection's
+// memberships (the view's outer joins make SQLite scan every puzzle), and
+// leave out the view's tests for imports still loading when none is
+// loading: a Catalog looks once, so run it in one transaction (DB.Snapshot)
+// for the look to hold for its queries.
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+
+	"sudokulab"
+)
+
+// CatalogFilter selects rows of puzzle_catalog; its zero value selects
+// them all. Each field is one facet: a row matches when it matches every
+// field set.
+type CatalogFilter struct {
+	// Collection keeps the rows of this collection; NoCollection the
+	// puzzles in none.
+	Collection   string
+	NoCollection bool
+	// Shape keeps the puzzles of this box shape, "3x3" (box rows x box
+	// columns).
+	Shape string
+	// Givens keeps the puzzles with this many givens; nil: any.
+	Givens *int
+	// Count keeps the puzzles of this count class (CountClasses).
+	Count string
+	// Levels keeps the puzzles whose rating by each rater (the key) has
+	// this label.
+	Levels map[string]string
+}
+
+// CountClasses are the values of the count facet, in the order shown:
+// one solution, none, two or more, count cut short, never counted.
+var CountClasses = []string{"unique", "none", "multiple", "undetermined", "uncounted"}
+
+// countClassExpr is the count class of a puzzle p.
+const countClassExpr = `CASE WHEN p.solution_count = 1 THEN 'unique' WHEN p.solution_count = 0 THEN 'none'
+	WHEN p.solution_count >= 2 THEN 'multiple' WHEN p.count_status = 'undetermined' THEN 'undetermined'
+	ELSE 'uncounted' END`
+
+// CatalogColumns are the columns a catalog page sorts by, besides
+// "rating:RATER" (the rating's value).
+var CatalogColumns = []string{"id", "collection", "label", "position", "givens", "size", "solution_count", "count_status", "created_at"}
+
+// sortCol is how a sort column is read: its expression over
+// the catalog's tables (puzzles p, collection_puzzles cp, collections c;
+// the rating sorted by as rs), whether it may be NULL,
+// and the Go type of its values ('i' integer, 'f' float, 's' text).
+type sortCol struct {
+	expr     string
+	nullable bool
+	kind     byte
+}
+
+var catalogSort = map[string]sortCol{
+	"id":             {"p.id", false, 'i'},
+	"collection":     {"c.name", true, 's'},
+	"label":          {"cp.label", true, 's'},
+	"position":       {"cp.position", true, 'i'},
+	"givens":         {"p.givens", false, 'i'},
+	"size":           {"p.size", false, 'i'},
+	"solution_count": {"p.solution_count", true, 'i'},
+	"count_status":   {"p.count_status", true, 's'},
+	"created_at":     {"p.created_at", false, 's'},
+}
+
+// CatalogQuery asks for one page of puzzle_catalog.
+type CatalogQuery struct {
+	Filter CatalogFilter
+	// Sort names the column (CatalogColumns, or "rating:RATER"); empty
+	// means "id". Rows tie-break on id then collection_id; NULLs come
+	// last both ways.
+	Sort string
+	Desc bool
+	// After is the Next token of the page before; empty for the first.
+	After string
+	// Limit is the number of rows; 0 means 100, at most 1000.
+	Limit int
+}
+
+// CatalogRow is one row of a catalog page.
+type CatalogRow struct {
+	ID            int64   `json:"id"`
+	Collection    *string `json:"collection"`
+	Label         *string `json:"label"`
+	Position      *int64  `json:"position"`
+	Size          int     `json:"size"`
+	BoxRows       int     `json:"box_rows"`
+	BoxCols       int     `json:"box_cols"`
+	Givens        int     `json:"givens"`
+	SolutionCount *int64  `json:"solution_count"`
+	CountStatus   *string `json:"count_status"`
+	Grid          string  `json:"grid"`
+	// Ratings holds the puzzle's ratings by rater.
+	Ratings map[string]CatalogRating `json:"ratings,omitempty"`
+	collID  int64
+	sortKey any
+}
+
+// CatalogRating is a rating as a catalog row shows it.
+type CatalogRating struct {
+	Value *float64 `json:"value"`
+	Label *string  `json:"label"`
+}
+
+// CatalogPage is one page of rows and the token of the next (empty on
+// the last page).
+type CatalogPage struct {
+	Rows []CatalogRow `json:"rows"`
+	Next string       `json:"next,omitempty"`
+}
+
+// Catalog reads puzzle_catalog's rows a page at a time, with facets.
+type Catalog struct {
+	x sqlx.ExtContext
+	// loading is true when an import is loading: the queries then leave
+	// out what it wrote, as the view does.
+	loading bool
+}
+
+// NewCatalog returns the Catalog read through x, a transaction for
+// queries that agree with each other (see DB.Snapshot).
+func NewCatalog(ctx context.Context, x sqlx.ExtContext) (*Catalog, error) {
+	var loading bool
+	err := x.QueryRowxContext(ctx, `SELECT EXISTS (SELECT 1 FROM imports WHERE state = 'loading')`).Scan(&loading)
+	if err != nil {
+		return nil, dbError(err, "browse puzzle_catalog")
+	}
+	return &Catalog{x: x, loading: loading}, nil
+}
+
+// from returns the FROM clause and WHERE condition (with its arguments)
+// that give the rows of puzzle_catalog under f, with joins added after
+// the tables (whose arguments come first).
+func (cat *Catalog) from(f CatalogFilter, joins string, joinArgs ...any) (string, []any, error) {
+	var from string
+	var conds []string
+	args := joinArgs
+	if f.Collection != "" && !f.NoCollection {
+		// The collection's memberships, through the index on
+		// (collection_id, position).
+		from = "collections c JOIN collection_puzzles cp ON cp.collection_id = c.id JOIN puzzles p ON p.id = cp.puzzle_id"
+		conds = append(conds, "c.name = ?")
+		if cat.loading {
+			conds = append(conds, notLoading("cp.import_id"), notLoading("p.import_id"))
+		}
+		args = append(args, f.Collection)
+	} else {
+		on := ""
+		if cat.loading {
+			on = " AND " + notLoading("cp.import_id")
+			conds = append(conds, notLoading("p.import_id"))
+		}
+		from = "puzzles p LEFT JOIN collection_puzzles cp ON cp.puzzle_id = p.id" + on + " LEFT JOIN collections c ON c.id = cp.collection_id"
+		if f.NoCollection {
+			conds = append(conds, "cp.puzzle_id IS NULL")
+		}
+	}
+	if f.Shape != "" {
+		r, c, ok := strings.Cut(f.Shape, "x")
+		br, err1 := strconv.Atoi(r)
+		bc, err2 := strconv.Atoi(c)
+		if !ok || err1 != nil || err2 != nil || br < 1 || bc < 1 {
+			return "", nil, sudokulab.Errorf(sudokulab.EINVALID, "shape %q: want box rows x box columns, such as 3x3", f.Shape)
+		}
+		conds = append(conds, "p.box_rows = ? AND p.box_cols = ?")
+		args = append(args, br, bc)
+	}
+	if f.Givens != nil {
+		conds = append(conds, "p.givens = ?")
+		args = append(args, *f.Givens)
+	}
+	if f.Count != "" {
+		if !slices.Contains(CountClasses, f.Count) {
+			return "", nil, sudokulab.Errorf(sudokulab.EINVALID, "count %q: want one of %s", f.Count, strings.Join(CountClasses, ", "))
+		}
+		conds = append(conds, countClassExpr+" = ?")
+		args = append(args, f.Count)
+	}
+	raters := make([]string, 0, len(f.Levels))
+	for r := range f.Levels {
+		raters = append(raters, r)
+	}
+	slices.Sort(raters)
+	for _, r := range raters {
+		conds = append(conds, "EXISTS (SELECT 1 FROM ratings lr WHERE lr.puzzle_id = p.id AND lr.rater = ? AND lr.label = ?)")
+		args = append(args, r, f.Levels[r])
+	}
+	if len(conds) == 0 {
+		conds = append(conds, "1 = 1")
+	}
+	return from + joins + " WHERE " + strings.Join(conds, " AND "), args, nil
+}
+
+// sortOf returns how to read the sort column name, and the rater whose
+// rating it is ("" for a column of the view).
+func sortOf(name string) (sortCol, string, error) {
+	if name == "" {
+		name = "id"
+	}
+	if rater, ok := strings.CutPrefix(name, "rating:"); ok && rater != "" {
+		return sortCol{"rs.value", true, 'f'}, rater, nil
+	}
+	c, ok := catalogSort[name]
+	if !ok {
+		return sortCol{}, "", sudokulab.Errorf(sudokulab.EINVALID, "sort %q: want one of %s or rating:RATER", name, strings.Join(CatalogColumns, ", "))
+	}
+	return c, "", nil
+}
+
+// pageToken is the keyset of the last row of a page: its sort value (nil
+// for NULL), id and collection id (0 for none).
+type pageToken struct {
+	V   any   `json:"v"`
+	ID  int64 `json:"i"`
+	CID int64 `json:"c"`
+}
+
+func encodeToken(t pageToken) string {
+	b, _ := json.Marshal(t)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// decodeToken reads a token made by encodeToken for a column of kind.
+func decodeToken(s string, kind byte) (pageToken, error) {
+	bad := sudokulab.Errorf(sudokulab.EINVALID, "next %q: not a page token of this sort (start again from the first page)", s)
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return pageToken{}, bad
+	}
+	var t pageToken
+	d := json.NewDecoder(strings.NewReader(string(b)))
+	d.UseNumber()
+	if err := d.Decode(&t); err != nil {
+		return pageToken{}, bad
+	}
+	switch v := t.V.(type) {
+	case nil:
+	case json.Number:
+		switch kind {
+		case 'i':
+			n, err := v.Int64()
+			if err != nil {
+				return pageToken{}, bad
+			}
+			t.V = n
+		case 'f':
+			f, err := v.Float64()
+			if err != nil {
+				return pageToken{}, bad
+			}
+			t.V = f
+		default:
+			return pageToken{}, bad
+		}
+	case string:
+		if kind != 's' {
+			return pageToken{}, bad
+		}
+	default:
+		return pageToken{}, bad
+	}
+	return t, nil
+}
+
+// Page returns one page of puzzle_catalog under q, with each row's
+// ratings.
+func (cat *Catalog) Page(ctx context.Context, q CatalogQuery) (CatalogPage, error) {
+	col, rater, err := sortOf(q.Sort)
+	if err != nil {
+		return CatalogPage{}, err
+	}
+	limit := q.Limit
+	switch {
+	case limit <= 0:
+		limit = 100
+	case limit > 1000:
+		limit = 1000
+	}
+	var after *pageToken
+	if q.After != "" {
+		t, err := decodeToken(q.After, col.kind)
+		if err != nil {
+			return CatalogPage{}, err
+		}
+		if t.V == nil && !col.nullable {
+			return CatalogPage{}, sudokulab.Errorf(sudokulab.EINVALID, "next %q: not a page token of this sort (start again from the first page)", q.After)
+		}
+		after = &t
+	}
+	var rows []CatalogRow
+	if !col.nullable {
+		rows, err = cat.rows(ctx, q.Filter, col.expr, q.Desc, after, limit+1, "", nil, "")
+	} else {
+		// The rows with a value first, in its order, then those without
+		// (NULL) by id: two queries without a CASE in the ORDER BY, so
+		// that an index on the column serves the first (for a rating,
+		// the index on ratings (rater, value)).
+		inner, outer, joinArgs := "", "", []any(nil)
+		if rater != "" {
+			inner = " JOIN ratings rs ON rs.puzzle_id = p.id AND rs.rater = ?"
+			outer, joinArgs = " LEFT"+inner, []any{rater}
+		}
+		if after == nil || after.V != nil {
+			rows, err = cat.rows(ctx, q.Filter, col.expr, q.Desc, after, limit+1, inner, joinArgs, col.expr+" IS NOT NULL")
+			after = nil
+		}
+		if err == nil && len(rows) <= limit {
+			var more []CatalogRow
+			more, err = cat.rows(ctx, q.Filter, "", q.Desc, after, limit+1-len(rows), outer, joinArgs, col.expr+" IS NULL")
+			rows = append(rows, more...)
+		}
+	}
+	if err != nil {
+		return CatalogPage{}, err
+	}
+	page := CatalogPage{Rows: rows}
+	if len(rows) > limit {
+		page.Rows = rows[:limit]
+		last := page.Rows[limit-1]
+		page.Next = encodeToken(pageToken{V: last.sortKey, ID: last.ID, CID: last.collID})
+	}
+	return page, addCatalogRatings(ctx, cat.x, page.Rows)
+}
+
+// rows reads at most n rows under f with cond, ordered by key (an
+// expression; empty for none), id and collection id, after the token's
+// row, with join added to the tables.
+func (cat *Catalog) rows(ctx context.Context, f CatalogFilter, key string, desc bool, after *pageToken, n int,
+	join string, joinArgs []any, cond string) ([]CatalogRow, error) {
+	where, args, err := cat.from(f, join, joinArgs...)
+	if err != nil {
+		return nil, err
+	}
+	cmp, dir := ">", "ASC"
+	if desc {
+		cmp, dir = "<", "DESC"
+	}
+	cid := "COALESCE(cp.collection_id, 0)"
+	keys, order, sortKey := []string{"p.id", cid}, "p.id "+dir+", "+cid+" "+dir, "NULL"
+	if key != "" {
+		keys, order, sortKey = append([]string{key}, keys...), key+" "+dir+", "+order, key
+	}
+	if cond != "" {
+		where += " AND " + cond
+	}
+	if after != nil {
+		where += fmt.Sprintf(" AND (%s) %s (?%s)", strings.Join(keys, ", "), cmp, strings.Repeat(", ?", len(keys)-1))
+		if key != "" {
+			args = append(args, after.V)
+		}
+		args = append(args, after.ID, after.CID)
+	}
+	query := `SELECT p.id, c.name, cp.label, cp.position, p.size, p.box_rows, p.box_cols, p.givens,
+		p.solution_count, p.count_status, p.grid, ` + cid + `, ` + sortKey + `
+		FROM ` + where + ` ORDER BY ` + order + ` LIMIT ` + strconv.Itoa(n)
+	rs, err := cat.x.QueryxContext(ctx, cat.x.Rebind(query), args...)
+	if err != nil {
+		return nil, dbError(err, "browse puzzle_catalog")
+	}
+	defer rs.Close()
+	var out []CatalogRow
+	for rs.Next() {
+		var r CatalogRow
+		if err := rs.Scan(&r.ID, &r.Collection, &r.Label, &r.Position, &r.Size, &r.BoxRows, &r.BoxCols, &r.Givens,
+			&r.SolutionCount, &r.CountStatus, &r.Grid, &r.collID, &r.sortKey); err != nil {
+			return nil, dbError(err, "browse puzzle_catalog")
+		}
+		if b, ok := r.sortKey.([]byte); ok {
+			r.sortKey = string(b)
+		}
+		out = append(out, r)
+	}
+	return out, dbError(rs.Err(), "browse puzzle_catalog")
+}
+
+// addCatalogRatings fills in the ratings of the rows, in one query.
+func addCatalogRatings(ctx context.Context, x sqlx.ExtContext, rows []CatalogRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	ids := make([]any, 0, len(rows))
+	at := map[int64][]int{}
+	for i, r := range rows {
+		if _, ok := at[r.ID]; !ok {
+			ids = append(ids, r.ID)
+		}
+		at[r.ID] = append(at[r.ID], i)
+	}
+	rs, err := x.QueryxContext(ctx, x.Rebind(`SELECT puzzle_id, rater, value, label FROM ratings WHERE puzzle_id IN (?`+
+		strings.Repeat(", ?", len(ids)-1)+`)`), ids...)
+	if err != nil {
+		return dbError(err, "catalog ratings")
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var id int64
+		var rater string
+		var v CatalogRating
+		if err := rs.Scan(&id, &rater, &v.Value, &v.Label); err != nil {
+			return dbError(err, "catalog ratings")
+		}
+		for _, i := range at[id] {
+			if rows[i].Ratings == nil {
+				rows[i].Ratings = map[string]CatalogRating{}
+			}
+			rows[i].Ratings[rater] = v
+		}
+	}
+	return dbError(rs.Err(), "catalog ratings")
+}
+
+// SymmetryEquivalents lists the other puzzles of the lab with the same
+// symmetry form as puzzle id (see docs/schema.md, Symmetry form): the
+// same puzzle transformed. It uses the index on symmetry_form.
+func SymmetryEquivalents(ctx context.Context, x sqlx.ExtContext, id int64) ([]int64, error) {
+	var ids []int64
+	err := sqlx.SelectContext(ctx, x, &ids, x.Rebind(`
+		SELECT q.id FROM puzzles p JOIN puzzles q ON q.symmetry_form = p.symmetry_form AND q.id <> p.id
+		WHERE p.id = ? AND `+notLoading("q.import_id")+` ORDER BY q.id LIMIT 1000`), id)
+	return ids, dbError(err, "symmetry equivalents")
+}

@@ -1,0 +1,139 @@
+package web
+
+import (
+	"math"
+	"net/http"
+
+	"sudokulab/db"
+	"sudokulab/report"
+)
+
+// experimentLinks are the links of the experiment list's columns.
+var experimentLinks = map[string]string{"name": "/experiments/"}
+
+func (s *Server) experiments(r *http.Request) (view, error) {
+	t, err := db.ExperimentTable(r.Context(), s.db)
+	if err != nil {
+		return view{}, err
+	}
+	tv := tableOf(t)
+	tv.Links = experimentLinks
+	return view{Template: "experiments", Title: "Experiments", Data: tv}, nil
+}
+
+// progressData is an experiment's progress: per configuration its work
+// pending, running (under a live lease), lapsed (its worker died),
+// abandoned and done, with what its runs say so far; and who works on it.
+// The experiment page fetches it again every few seconds.
+type progressData struct {
+	Experiment string `json:"experiment"`
+	Configs    table  `json:"configs"`
+	Hosts      table  `json:"hosts"`
+	// Totals sums the work columns over the configurations.
+	Totals map[string]int64 `json:"totals"`
+}
+
+// progressColumns are the work columns Totals sums.
+var progressColumns = []string{"pending", "running", "lapsed", "abandoned", "done", "runs", "solved"}
+
+func (s *Server) progressOf(r *http.Request, name string) (progressData, error) {
+	ctx := r.Context()
+	if _, err := db.ExperimentID(ctx, s.db, name); err != nil {
+		return progressData{}, err
+	}
+	configs, err := db.ExperimentDetail(ctx, s.db, name)
+	if err != nil {
+		return progressData{}, err
+	}
+	hosts, err := db.ExperimentHosts(ctx, s.db, name)
+	if err != nil {
+		return progressData{}, err
+	}
+	d := progressData{Experiment: name, Configs: tableOf(configs), Hosts: tableOf(hosts), Totals: map[string]int64{}}
+	for _, c := range progressColumns {
+		if i := d.Configs.column(c); i >= 0 {
+			for _, row := range d.Configs.Rows {
+				d.Totals[c] += int64(db.Number(row[i]))
+			}
+		}
+	}
+	return d, nil
+}
+
+func (s *Server) progress(r *http.Request) (view, error) {
+	d, err := s.progressOf(r, r.PathValue("name"))
+	if err != nil {
+		return view{}, err
+	}
+	return view{Template: "progress", Title: "Progress of " + d.Experiment, Data: d}, nil
+}
+
+// experimentData is an experiment's page: its progress, and the success
+// rates and expected running times of its configurations with their
+// intervals, as its report computes them.
+type experimentData struct {
+	Name        string       `json:"name"`
+	Description string       `json:"description"`
+	Progress    progressData `json:"progress"`
+	// Success has a row per configuration, best first; Notes are the
+	// report's remarks. Both are empty while no run is recorded.
+	Success  []successRow `json:"success"`
+	Unit     string       `json:"unit,omitempty"`
+	TimeUnit string       `json:"time_unit,omitempty"`
+	Level    float64      `json:"level,omitempty"`
+	Notes    []string     `json:"notes,omitempty"`
+}
+
+// successRow is a report.SuccessRow with NaN (not computed) as null.
+type successRow struct {
+	Config      string   `json:"config"`
+	Solver      string   `json:"solver"`
+	Puzzles     int      `json:"puzzles"`
+	Solved      int      `json:"solved"`
+	Runs        int      `json:"runs"`
+	Rate        *float64 `json:"success"`
+	SuccessLow  *float64 `json:"success_low"`
+	SuccessHigh *float64 `json:"success_high"`
+	ERT         *float64 `json:"ert"`
+	ERTLow      *float64 `json:"ert_low"`
+	ERTHigh     *float64 `json:"ert_high"`
+	Unit        string   `json:"unit"`
+	Time        *float64 `json:"ert_seconds"`
+	TimeLow     *float64 `json:"ert_seconds_low"`
+	TimeHigh    *float64 `json:"ert_seconds_high"`
+}
+
+// finite is x, or nil for NaN and infinities (which JSON cannot hold).
+func finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+// reportResamples is the bootstrap resamples of the page's ERT intervals:
+// fewer than the report's 1000, so that the page stays fast.
+const reportResamples = 200
+
+func (s *Server) experiment(r *http.Request) (view, error) {
+	name := r.PathValue("name")
+	p, err := s.progressOf(r, name)
+	if err != nil {
+		return view{}, err
+	}
+	d := experimentData{Name: name, Progress: p, Success: []successRow{}}
+	if p.Totals["runs"] > 0 {
+		rep, err := report.Build(r.Context(), s.db, report.Options{Experiment: name, Solvers: s.o.Solvers, Resamples: reportResamples})
+		if err != nil {
+			return view{}, err
+		}
+		d.Description, d.Unit, d.TimeUnit, d.Level, d.Notes = rep.Experiment.Description, rep.Unit, rep.TimeUnit, rep.Level, rep.Notes
+		for _, c := range rep.Configs {
+			d.Success = append(d.Success, successRow{Config: c.Config, Solver: c.Solver, Puzzles: c.Puzzles,
+				Solved: c.Success.Solved, Runs: c.Success.Runs, Rate: finite(c.Success.Value()), SuccessLow: finite(c.Success.Low), SuccessHigh: finite(c.Success.High),
+				ERT: finite(c.ERT.Estimate), ERTLow: finite(c.ERT.Low), ERTHigh: finite(c.ERT.High), Unit: c.Unit,
+				Time: finite(c.Time.Estimate), TimeLow: finite(c.Time.Low), TimeHigh: finite(c.Time.High)})
+		}
+	}
+	return view{Template: "experiment", Title: "Experiment " + name, Data: d}, nil
+}

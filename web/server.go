@@ -1,0 +1,281 @@
+// Package web is the lab's web interface (`sudokulab serve`): pages over
+// the database for curators and researchers, each also served as JSON, with
+// the templates, stylesheet and script carried in the binary (go:embed), so
+// a page makes no outside request.
+//
+// Every page is a GET whose URL holds all it shows (filters, sort, page
+// token, query), so a URL can be shared and scripted; the same path with
+// ".json" (or a request that accepts application/json before text/html)
+// returns the page's data as JSON. The server only reads: the database is
+// opened read-only by the caller, and the SQL console runs statements
+// through db.DB.ConsoleQuery, the checks and read-only connection of the
+// `sql` command.
+package web
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"log"
+	"net/http"
+	"strings"
+	"time"
+
+	"sudokulab"
+	"sudokulab/db"
+	"sudokulab/queries"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Options adjust a Server; the zero value serves with the defaults.
+type Options struct {
+	// Version is the code version the home page shows.
+	Version string
+	// ConsoleTimeout bounds each statement of the SQL console; 0 means
+	// DefaultConsoleTimeout. A request may ask for less (timelimit).
+	ConsoleTimeout time.Duration
+	// FacetsLag is how long the puzzle table's facet counts may lag
+	// behind a database that changes; 0 means DefaultFacetsLag, a
+	// negative value none (they are counted again after every change).
+	FacetsLag time.Duration
+	// Solvers describe the registered solvers for the experiments'
+	// success tables (report.Options.Solvers).
+	Solvers []sudokulab.SolverInfo
+	// ErrorLog receives the errors behind the 500 pages (the browser
+	// sees no detail); nil discards them.
+	ErrorLog io.Writer
+}
+
+// DefaultConsoleTimeout is the time limit of a console statement when
+// Options leave it zero, Datasette's default. DefaultFacetsLag is
+// Options.FacetsLag's.
+const (
+	DefaultConsoleTimeout = time.Second
+	DefaultFacetsLag      = 5 * time.Second
+)
+
+// consoleMaxRows bounds the rows the console reads of a result.
+const consoleMaxRows = 1000
+
+// Server serves the pages of one lab. It is an http.Handler.
+type Server struct {
+	db      *db.DB
+	o       Options
+	log     *log.Logger
+	pages   map[string]*template.Template
+	queries []queries.Query
+	mux     *http.ServeMux
+	cubes   cubeCache
+}
+
+// New returns a Server over d, which the caller opened (read-only for a
+// server that only reads) and closes after the server's Close.
+func New(ctx context.Context, d *db.DB, o Options) (*Server, error) {
+	if o.ConsoleTimeout <= 0 {
+		o.ConsoleTimeout = DefaultConsoleTimeout
+	}
+	if o.FacetsLag == 0 {
+		o.FacetsLag = DefaultFacetsLag
+	}
+	if o.ErrorLog == nil {
+		o.ErrorLog = io.Discard
+	}
+	qs, err := queries.All()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{db: d, o: o, log: log.New(o.ErrorLog, "serve: ", log.LstdFlags), queries: qs, mux: http.NewServeMux()}
+	if s.pages, err = parsePages(); err != nil {
+		return nil, err
+	}
+	if s.cubes.watch, err = d.WatchChanges(ctx); err != nil {
+		return nil, err
+	}
+	s.cubes.lag = o.FacetsLag
+	s.routes()
+	return s, nil
+}
+
+// Close releases what the server holds of the database.
+func (s *Server) Close() error { return s.cubes.watch.Close() }
+
+func (s *Server) routes() {
+	static, _ := fs.Sub(staticFS, "static")
+	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	s.mux.Handle("GET /{$}", s.page(s.home))
+	s.mux.Handle("GET /puzzles", s.page(s.puzzles))
+	s.mux.Handle("GET /puzzles/{id}", s.page(s.puzzle))
+	s.mux.HandleFunc("GET /puzzles/{id}/grid.svg", s.puzzleSVG)
+	s.mux.Handle("GET /collections", s.page(s.collections))
+	s.mux.Handle("GET /collections/{name}", s.page(s.collection))
+	s.mux.Handle("GET /experiments", s.page(s.experiments))
+	s.mux.Handle("GET /experiments/{name}", s.page(s.experiment))
+	s.mux.Handle("GET /experiments/{name}/progress", s.page(s.progress))
+	s.mux.Handle("GET /runs/{id}", s.page(s.run))
+	s.mux.HandleFunc("GET /runs/{id}/trajectory.svg", s.trajectorySVG)
+	s.mux.Handle("GET /sql", s.page(s.console))
+	s.mux.HandleFunc("GET /sql.csv", s.consoleCSV)
+}
+
+// contentPolicy allows nothing from elsewhere: styles, scripts, pictures
+// and fetches from the server itself, no inline script or style, no
+// frames, forms posting only here.
+const contentPolicy = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; connect-src 'self'; " +
+	"form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+// ServeHTTP serves a request: the security headers on every answer, and a
+// path ending in ".json" as the page without it, answered in JSON.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", contentPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	if p, ok := strings.CutSuffix(r.URL.Path, ".json"); ok {
+		if p == "/index" {
+			p = "/"
+		}
+		r2 := r.Clone(context.WithValue(r.Context(), jsonKey{}, true))
+		r2.URL.Path, r2.URL.RawPath = p, ""
+		r = r2
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+type jsonKey struct{}
+
+// wantsJSON tells whether the request asks for JSON: a ".json" path, or an
+// Accept header that names application/json and not text/html.
+func wantsJSON(r *http.Request) bool {
+	if v, _ := r.Context().Value(jsonKey{}).(bool); v {
+		return true
+	}
+	a := r.Header.Get("Accept")
+	return strings.Contains(a, "application/json") && !strings.Contains(a, "text/html")
+}
+
+// view is what a page handler returns: the template and title of its
+// HTML, and its data, which is also its JSON.
+type view struct {
+	Template string
+	Title    string
+	Data     any
+}
+
+// page turns a page handler into an http.Handler that writes its HTML or
+// JSON, or the error page.
+func (s *Server) page(fn func(r *http.Request) (view, error)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v, err := fn(r)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if wantsJSON(r) {
+			writeJSON(w, http.StatusOK, v.Data)
+			return
+		}
+		s.render(w, r, http.StatusOK, v)
+	})
+}
+
+func writeJSON(w http.ResponseWriter, status int, data any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(data)
+}
+
+// layoutData is what the layout template reads.
+type layoutData struct {
+	Title string
+	Path  string
+	Data  any
+}
+
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, v view) {
+	t, ok := s.pages[v.Template]
+	if !ok {
+		s.fail(w, r, fmt.Errorf("web: no template %q", v.Template))
+		return
+	}
+	var b strings.Builder
+	if err := t.ExecuteTemplate(&b, "layout", layoutData{Title: v.Title, Path: r.URL.Path, Data: v.Data}); err != nil {
+		s.fail(w, r, fmt.Errorf("web: template %s: %w", v.Template, err))
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	io.WriteString(w, b.String())
+}
+
+// errorData is the error page's data and JSON.
+type errorData struct {
+	Status  int    `json:"status"`
+	Message string `json:"error"`
+}
+
+// fail answers with the error: a *sudokulab.Error's message and the status
+// of its code; for anything else a 500 with no detail (the detail goes to
+// the error log).
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	status, msg := http.StatusInternalServerError, "internal error (the server's log says more)"
+	var se *sudokulab.Error
+	switch {
+	case errors.As(err, &se) && se.Code == sudokulab.ENOTFOUND:
+		status, msg = http.StatusNotFound, err.Error()
+	case errors.As(err, &se) && se.Code != sudokulab.EINTERNAL:
+		status, msg = http.StatusBadRequest, err.Error()
+	case errors.Is(err, context.Canceled):
+		return // the client went away
+	default:
+		s.log.Printf("%s %s: %v", r.Method, r.URL, err)
+	}
+	data := errorData{Status: status, Message: msg}
+	if wantsJSON(r) {
+		writeJSON(w, status, data)
+		return
+	}
+	s.render(w, r, status, view{Template: "error", Title: http.StatusText(status), Data: data})
+}
+
+// notFound is the ENOTFOUND error for a path naming nothing.
+func notFound(format string, args ...any) error {
+	return sudokulab.Errorf(sudokulab.ENOTFOUND, format, args...)
+}
+
+// parsePages parses each page template with the layout.
+func parsePages() (map[string]*template.Template, error) {
+	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/partials.html")
+	if err != nil {
+		return nil, err
+	}
+	names, err := fs.Glob(templateFS, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	pages := map[string]*template.Template{}
+	for _, n := range names {
+		name := strings.TrimSuffix(strings.TrimPrefix(n, "templates/"), ".html")
+		if name == "layout" || name == "partials" {
+			continue
+		}
+		t, err := template.Must(layout.Clone()).ParseFS(templateFS, n)
+		if err != nil {
+			return nil, err
+		}
+		pages[name] = t
+	}
+	return pages, nil
+}

@@ -1,0 +1,52 @@
+// live.js keeps an experiment's progress current without reloading the
+// page: every two seconds it fetches the progress as JSON and rewrites the
+// totals and the two tables. It writes text only (textContent), never
+// markup, so names from the database cannot inject any.
+(function () {
+  "use strict";
+  var box = document.getElementById("progress");
+  if (!box || !window.fetch) { return; }
+  var src = box.getAttribute("data-src");
+  var live = box.querySelector(".live");
+
+  function cell(v) { return v === null || v === undefined ? "" : String(v); }
+
+  function fill(name, t) {
+    var holder = box.querySelector('[data-table="' + name + '"] tbody');
+    if (!holder) { return; }
+    var body = document.createElement("tbody");
+    t.rows.forEach(function (row) {
+      var tr = document.createElement("tr");
+      row.forEach(function (v) {
+        var td = document.createElement("td");
+        td.textContent = cell(v);
+        if (v === null) { td.className = "null"; }
+        tr.appendChild(td);
+      });
+      body.appendChild(tr);
+    });
+    if (t.rows.length === 0) {
+      var tr = document.createElement("tr"), td = document.createElement("td");
+      td.className = "empty"; td.colSpan = t.columns.length; td.textContent = "none";
+      tr.appendChild(td); body.appendChild(tr);
+    }
+    holder.parentNode.replaceChild(body, holder);
+  }
+
+  function poll() {
+    fetch(src, { headers: { "Accept": "application/json" } })
+      .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.json(); })
+      .then(function (d) {
+        Object.keys(d.totals).forEach(function (k) {
+          var el = box.querySelector('[data-total="' + k + '"]');
+          if (el) { el.textContent = d.totals[k]; }
+        });
+        fill("configs", d.configs);
+        fill("hosts", d.hosts);
+        if (live) { live.hidden = false; }
+      })
+      .catch(function () { if (live) { live.hidden = true; } })
+      .then(function () { setTimeout(poll, 2000); });
+  }
+  setTimeout(poll, 2000);
+})();
