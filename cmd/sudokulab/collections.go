@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/spf13/cobra"
 
 	"sudokulab"
@@ -124,11 +123,7 @@ func newCollectionsRmCmd(opts *options) *cobra.Command {
 				return err
 			}
 			defer d.Close()
-			var n int
-			err = d.WithTx(ctx, func(tx *sqlx.Tx) error {
-				n, err = db.DeleteCollection(ctx, tx, args[0])
-				return err
-			})
+			n, err := d.RemoveCollection(ctx, args[0])
 			if err != nil {
 				return err
 			}
@@ -185,11 +180,7 @@ given: then its puzzles are replaced by the selection.`,
 			if err := checkPuzzlePredicate(ctx, o.options, o.freeze.Where); err != nil {
 				return err
 			}
-			var n int
-			err = d.WithTx(ctx, func(tx *sqlx.Tx) error {
-				n, err = db.FreezeCollection(ctx, tx, args[0], o.freeze)
-				return err
-			})
+			n, err := d.Freeze(ctx, args[0], o.freeze)
 			if err != nil {
 				return err
 			}
@@ -210,10 +201,8 @@ given: then its puzzles are replaced by the selection.`,
 }
 
 // checkPuzzlePredicate evaluates a --where predicate over puzzle_catalog
-// on a read-only connection before a writing command pastes it into its
-// own SQL: a predicate that is not one expression, that the database
-// rejects, or that would change the database (a function with side effects
-// on PostgreSQL) fails here, before anything is written.
+// on a database opened read-only before a writing command pastes it into
+// its own SQL (see db.CheckCatalogPredicate).
 func checkPuzzlePredicate(ctx context.Context, o *options, where string) error {
 	if strings.TrimSpace(where) == "" {
 		return nil
@@ -226,13 +215,5 @@ func checkPuzzlePredicate(ctx context.Context, o *options, where string) error {
 		return err
 	}
 	defer d.Close()
-	// Query, not ReadQuery: no placeholders, so a '?' in the predicate
-	// stays the user's.
-	if _, _, err := d.Query(ctx, "SELECT COUNT(*) FROM puzzle_catalog WHERE ("+where+"\n)", false); err != nil {
-		if sudokulab.ErrorCode(err) != sudokulab.EINVALID {
-			return err
-		}
-		return sudokulab.Errorf(sudokulab.EINVALID, "predicate %q: %s", where, strings.TrimPrefix(err.Error(), "sql: "))
-	}
-	return nil
+	return d.CheckCatalogPredicate(ctx, where)
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/spf13/cobra"
 
+	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/symmetry"
 )
@@ -49,26 +49,13 @@ func runDedupe(ctx context.Context, cmd *cobra.Command, o *dedupeOptions) error 
 		return err
 	}
 	if len(missing) > 0 {
-		var z symmetry.Canonicalizer
 		bar := newWorkBar(cmd.ErrOrStderr(), "dedupe: symmetry forms", len(missing))
-		err = d.WithTx(ctx, func(tx *sqlx.Tx) error {
-			for _, p := range missing {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				f, err := z.Form(p.Givens)
-				if err != nil {
-					return err
-				}
-				if err := db.SetSymmetryForm(ctx, tx, p.ID, f); err != nil {
-					return err
-				}
-				bar.add(1, "")
-			}
-			return nil
-		})
+		forms, err := symmetryForms(ctx, missing, bar)
 		bar.finish()
 		if err != nil {
+			return err
+		}
+		if err := d.SetSymmetryForms(ctx, forms); err != nil {
 			return err
 		}
 	}
@@ -89,4 +76,22 @@ func runDedupe(ctx context.Context, cmd *cobra.Command, o *dedupeOptions) error 
 		return nil
 	}
 	return writeRows(cmd.OutOrStdout(), o.format, t.Columns, t.Rows)
+}
+
+// symmetryForms returns the symmetry-canonical forms of 9x9 puzzles by id.
+func symmetryForms(ctx context.Context, ps []sudokulab.Puzzle, bar *workBar) (map[int64]string, error) {
+	var z symmetry.Canonicalizer
+	forms := make(map[int64]string, len(ps))
+	for _, p := range ps {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		f, err := z.Form(p.Givens)
+		if err != nil {
+			return nil, err
+		}
+		forms[p.ID] = f
+		bar.add(1, "")
+	}
+	return forms, nil
 }

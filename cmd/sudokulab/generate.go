@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/spf13/cobra"
 
 	"sudokulab"
@@ -36,20 +35,14 @@ type generateOptions struct {
 	countTimeout time.Duration
 	rateTimeout  time.Duration
 	// batch bounds the puzzles written in one transaction, every the time
-	// between two transactions (0: generateBatch, generateEvery).
+	// between two transactions (0: db.DefaultGenerationBatch and
+	// db.DefaultGenerationEvery).
 	batch int
 	every time.Duration
 	// committed, when not nil, is told the puzzles written so far after
 	// each transaction (tests interrupt with it).
 	committed func(puzzles int)
 }
-
-// The puzzles are written in short transactions of at most generateBatch
-// puzzles, and at least every generateEvery while some wait.
-const (
-	generateBatch = 200
-	generateEvery = 250 * time.Millisecond
-)
 
 // generatorName is recorded with every generated puzzle and as the
 // format of the generation's row in imports.
@@ -140,7 +133,7 @@ func generateShape(shape, box string) (sudokulab.Shape, error) {
 // ratingFilter reads --rating RATER:LOW..HIGH. The bounds are levels when
 // the table rating_levels has the rater's labels (a label or its number),
 // else values.
-func ratingFilter(ctx context.Context, x sqlx.ExtContext, spec string) (*generator.RatingFilter, error) {
+func ratingFilter(ctx context.Context, d *db.DB, spec string) (*generator.RatingFilter, error) {
 	name, bounds, ok := strings.Cut(spec, ":")
 	if !ok || strings.TrimSpace(name) == "" {
 		return nil, sudokulab.Errorf(sudokulab.EINVALID, "--rating %q: want RATER:LOW..HIGH, such as human:hard..extreme", spec)
@@ -157,73 +150,15 @@ func ratingFilter(ctx context.Context, x sqlx.ExtContext, spec string) (*generat
 	if err != nil {
 		return nil, err
 	}
-	levels := map[string]int{}
-	rows, err := x.QueryxContext(ctx, x.Rebind(`SELECT label, level FROM rating_levels WHERE rater = ?`), name)
+	levels, err := db.RatingLevels(ctx, d, name)
 	if err != nil {
-		return nil, fmt.Errorf("read rating_levels: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var label string
-		var level int
-		if err := rows.Scan(&label, &level); err != nil {
-			return nil, fmt.Errorf("read rating_levels: %w", err)
-		}
-		levels[label] = level
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read rating_levels: %w", err)
-	}
-	f := &generator.RatingFilter{Rater: r, Spec: spec, Min: -1e308, Max: 1e308}
-	if len(levels) > 0 {
-		f.Levels = levels
-	}
-	lo, hi, dots := strings.Cut(bounds, "..")
-	if !dots {
-		hi = lo
-	}
-	for _, b := range []struct {
-		text string
-		v    *float64
-	}{{lo, &f.Min}, {hi, &f.Max}} {
-		t := strings.TrimSpace(b.text)
-		if t == "" {
-			continue
-		}
-		if l, ok := levels[strings.ToLower(t)]; ok {
-			*b.v = float64(l)
-			continue
-		}
-		v, err := strconv.ParseFloat(t, 64)
-		if err != nil {
-			if len(levels) > 0 {
-				known := make([]string, 0, len(levels))
-				for l := range levels {
-					known = append(known, l)
-				}
-				sortByLevel(known, levels)
-				return nil, sudokulab.Errorf(sudokulab.EINVALID, "--rating %q: %q is not a level of %s (%s) nor a number", spec, t, name, strings.Join(known, ", "))
-			}
-			return nil, sudokulab.Errorf(sudokulab.EINVALID, "--rating %q: %q is not a number (rater %s has no levels in rating_levels; bound its value)", spec, t, name)
-		}
-		*b.v = v
-	}
-	if strings.TrimSpace(lo) == "" && strings.TrimSpace(hi) == "" {
-		return nil, sudokulab.Errorf(sudokulab.EINVALID, "--rating %q: give a range LOW..HIGH", spec)
-	}
-	if f.Min > f.Max {
-		return nil, sudokulab.Errorf(sudokulab.EINVALID, "--rating %q: the low end is above the high end", spec)
+	f, err := generator.ParseRatingFilter(r, spec, bounds, levels)
+	if err != nil {
+		return nil, sudokulab.WrapError(sudokulab.EINVALID, err, "--rating %q", spec)
 	}
 	return f, nil
-}
-
-// sortByLevel sorts labels by their level.
-func sortByLevel(labels []string, levels map[string]int) {
-	for i := 1; i < len(labels); i++ {
-		for j := i; j > 0 && levels[labels[j]] < levels[labels[j-1]]; j-- {
-			labels[j], labels[j-1] = labels[j-1], labels[j]
-		}
-	}
 }
 
 // generation is the provenance recorded with each generated puzzle, as the
@@ -245,37 +180,15 @@ type generation struct {
 }
 
 func runGenerate(ctx context.Context, cmd *cobra.Command, o *generateOptions) error {
-	if o.count <= 0 {
-		return usageError(cmd, "generate: --count N is required, N at least 1")
-	}
-	if strings.TrimSpace(o.collection) == "" {
-		return usageError(cmd, "generate: --collection NAME is required")
-	}
-	shape, err := generateShape(o.shape, o.box)
+	opts, err := o.generatorOptions(cmd)
 	if err != nil {
 		return err
-	}
-	sym, err := generator.ParseSymmetry(o.symmetry)
-	if err != nil {
-		return fmt.Errorf("--symmetry: %w", err)
-	}
-	var givens generator.Range
-	if o.givens != "" {
-		if givens, err = generator.ParseRange(o.givens); err != nil {
-			return fmt.Errorf("--givens: %w", err)
-		}
-	}
-	if !cmd.Flags().Changed("seed") {
-		o.seed = int64(rand.Uint64() >> 1)
-		fmt.Fprintf(cmd.ErrOrStderr(), "seed %d\n", o.seed)
 	}
 	d, err := o.openWrite(ctx)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	opts := generator.Options{Shape: shape, Seed: uint64(o.seed), Symmetry: sym, Minimal: o.minimal, Givens: givens,
-		MaxAttempts: o.maxAttempts, CountTimeout: o.countTimeout, RateTimeout: o.rateTimeout}
 	if o.rating != "" {
 		if opts.Rating, err = ratingFilter(ctx, d, o.rating); err != nil {
 			return err
@@ -288,137 +201,104 @@ func runGenerate(ctx context.Context, cmd *cobra.Command, o *generateOptions) er
 	if err != nil {
 		return err
 	}
-
 	prov := generation{Generator: "sudokulab " + generatorName, Version: generator.Version, Seed: o.seed, Count: o.count,
-		Shape: fmt.Sprintf("%dx%d", shape.N(), shape.N()), Box: fmt.Sprintf("%dx%d", shape.BoxRows, shape.BoxCols),
-		Symmetry: sym.String(), Minimal: o.minimal, Rating: o.rating}
-	if !givens.IsZero() {
-		prov.Givens = givens.String()
+		Shape: fmt.Sprintf("%dx%d", opts.Shape.N(), opts.Shape.N()), Box: fmt.Sprintf("%dx%d", opts.Shape.BoxRows, opts.Shape.BoxCols),
+		Symmetry: opts.Symmetry.String(), Minimal: o.minimal, Rating: o.rating}
+	if !opts.Givens.IsZero() {
+		prov.Givens = opts.Givens.String()
 	}
 	optionsJSON, _ := json.Marshal(prov)
 	sum := sha256.Sum256(optionsJSON)
-	im := &sudokulab.Import{FileName: "sudokulab generate " + generateArgs(prov), FileSHA256: hex.EncodeToString(sum[:]),
-		Format: generatorName}
-	// Writes use a context that Ctrl-C does not cancel, so that what was
-	// finished is stored and the import row completed.
-	wctx := context.WithoutCancel(ctx)
-	im.Notes = generationNotes(optionsJSON, "generating")
-	err = d.WithTx(wctx, func(tx *sqlx.Tx) error {
-		if c, err := db.GetCollection(wctx, tx, o.collection); err == nil && c.Frozen {
-			return sudokulab.Errorf(sudokulab.EINVALID, "collection %s is frozen (sudokulab collections add made it): generate into another --collection", o.collection)
-		}
-		id, err := db.EnsureCollection(wctx, tx, o.collection, "puzzles made by "+im.FileName)
+	w, err := d.BeginGeneration(ctx, db.Generation{Collection: o.collection, Count: o.count, Batch: o.batch, Every: o.every,
+		Import: sudokulab.Import{FileName: "sudokulab generate " + generateArgs(prov), FileSHA256: hex.EncodeToString(sum[:]), Format: generatorName},
+		Notes: func(state string) string {
+			return "generator " + generatorName + " " + generator.Version + "\noptions " + string(optionsJSON) + "\n" + state
+		},
+		Committed: o.committed})
+	if err != nil {
+		return err
+	}
+	bar := newWorkBar(cmd.ErrOrStderr(), "generate", o.count)
+	var canon symmetry.Canonicalizer
+	genErr := gen.Generate(ctx, 0, o.count, o.jobs, func(p generator.Puzzle) error {
+		row, err := generatedRow(p, prov, &canon)
 		if err != nil {
 			return err
 		}
-		im.CollectionID = id
-		_, err = db.InsertImport(wctx, tx, im)
-		return err
+		bar.add(1, "")
+		return w.Add(ctx, row)
+	})
+	bar.finish()
+	err = w.Finish(ctx, func(written int) string {
+		if genErr != nil {
+			return fmt.Sprintf("stopped after %d of %d puzzles: %v", written, o.count, genErr)
+		}
+		return "done"
 	})
 	if err != nil {
 		return err
 	}
-
-	batchSize, every := o.batch, o.every
-	if batchSize <= 0 {
-		batchSize = generateBatch
-	}
-	if every <= 0 {
-		every = generateEvery
-	}
-	var (
-		batch   []db.ImportRow
-		written int
-		canon   symmetry.Canonicalizer
-		last    = time.Now()
-	)
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		next := *im
-		err := d.WithTx(wctx, func(tx *sqlx.Tx) error {
-			w := d.ImportWriter(tx)
-			err := w.Write(wctx, batch)
-			if cerr := w.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return err
-			}
-			// The imports row counts what is stored with each batch, so
-			// that a generation killed outright leaves a true record.
-			next = *im
-			for _, r := range batch {
-				next.PuzzlesRead++
-				if r.Created {
-					next.PuzzlesNew++
-				} else {
-					next.PuzzlesDuplicate++
-				}
-			}
-			next.Notes = generationNotes(optionsJSON, fmt.Sprintf("generating: %d of %d stored (a generation that ends here was stopped)",
-				written+len(batch), o.count))
-			return db.ImportCounts(wctx, tx, &next)
-		})
-		if err != nil {
-			return err
-		}
-		*im = next
-		written += len(batch)
-		batch, last = batch[:0], time.Now()
-		if o.committed != nil {
-			o.committed(written)
-		}
-		return nil
-	}
-	bar := newWorkBar(cmd.ErrOrStderr(), "generate", o.count)
-	genErr := gen.Generate(ctx, 0, o.count, o.jobs, func(p generator.Puzzle) error {
-		one := 1
-		pz := &sudokulab.Puzzle{Givens: p.Givens, Solution: p.Solution, SolutionCount: &one, CountStatus: sudokulab.CountCounted}
-		if shape == sudokulab.Classic {
-			form, err := canon.Form(p.Givens)
-			if err != nil {
-				return err
-			}
-			pz.SymmetryForm = form
-		}
-		meta := prov
-		meta.Count = 0
-		meta.Index, meta.Attempt = &p.Index, &p.Attempt
-		metaJSON, _ := json.Marshal(meta)
-		row := db.ImportRow{Puzzle: pz, Membership: sudokulab.Membership{CollectionID: im.CollectionID, ImportID: im.ID,
-			Label: fmt.Sprintf("gen-%d-%d", o.seed, p.Index), Metadata: string(metaJSON)}}
-		if p.Rating != nil {
-			row.Ratings = []sudokulab.Rating{*p.Rating}
-		}
-		batch = append(batch, row)
-		bar.add(1, "")
-		if len(batch) >= batchSize || time.Since(last) >= every {
-			return flush()
-		}
-		return nil
-	})
-	bar.finish()
-	if err := flush(); err != nil {
-		return err
-	}
-	state := "done"
-	if genErr != nil {
-		state = fmt.Sprintf("stopped after %d of %d puzzles: %v", written, o.count, genErr)
-	}
-	im.Notes = generationNotes(optionsJSON, state)
-	if err := d.Retry(wctx, func() error { return db.FinishImport(wctx, d, im) }); err != nil {
-		return err
-	}
+	im := w.Import()
 	fmt.Fprintf(cmd.OutOrStdout(), "generated %d puzzles into %s (seed %d): %d new, %d already stored; import %d\n",
-		written, o.collection, o.seed, im.PuzzlesNew, im.PuzzlesDuplicate, im.ID)
+		w.Written(), o.collection, o.seed, im.PuzzlesNew, im.PuzzlesDuplicate, im.ID)
 	return genErr
 }
 
-// generationNotes returns the notes of a generation's imports row.
-func generationNotes(optionsJSON []byte, state string) string {
-	return "generator " + generatorName + " " + generator.Version + "\noptions " + string(optionsJSON) + "\n" + state
+// generatorOptions reads the flags into the generator's options (the
+// rating filter aside, which needs the database), drawing and printing
+// the seed when --seed is not given.
+func (o *generateOptions) generatorOptions(cmd *cobra.Command) (generator.Options, error) {
+	if o.count <= 0 {
+		return generator.Options{}, usageError(cmd, "generate: --count N is required, N at least 1")
+	}
+	if strings.TrimSpace(o.collection) == "" {
+		return generator.Options{}, usageError(cmd, "generate: --collection NAME is required")
+	}
+	shape, err := generateShape(o.shape, o.box)
+	if err != nil {
+		return generator.Options{}, err
+	}
+	sym, err := generator.ParseSymmetry(o.symmetry)
+	if err != nil {
+		return generator.Options{}, fmt.Errorf("--symmetry: %w", err)
+	}
+	var givens generator.Range
+	if o.givens != "" {
+		if givens, err = generator.ParseRange(o.givens); err != nil {
+			return generator.Options{}, fmt.Errorf("--givens: %w", err)
+		}
+	}
+	if !cmd.Flags().Changed("seed") {
+		o.seed = int64(rand.Uint64() >> 1)
+		fmt.Fprintf(cmd.ErrOrStderr(), "seed %d\n", o.seed)
+	}
+	return generator.Options{Shape: shape, Seed: uint64(o.seed), Symmetry: sym, Minimal: o.minimal, Givens: givens,
+		MaxAttempts: o.maxAttempts, CountTimeout: o.countTimeout, RateTimeout: o.rateTimeout}, nil
+}
+
+// generatedRow is a generated puzzle as stored: counted, with its
+// symmetry form (9x9), its rating, and its provenance as the metadata of
+// its membership, labelled gen-SEED-INDEX.
+func generatedRow(p generator.Puzzle, prov generation, canon *symmetry.Canonicalizer) (db.ImportRow, error) {
+	one := 1
+	pz := &sudokulab.Puzzle{Givens: p.Givens, Solution: p.Solution, SolutionCount: &one, CountStatus: sudokulab.CountCounted}
+	if p.Givens.Shape == sudokulab.Classic {
+		form, err := canon.Form(p.Givens)
+		if err != nil {
+			return db.ImportRow{}, err
+		}
+		pz.SymmetryForm = form
+	}
+	meta := prov
+	meta.Count = 0
+	meta.Index, meta.Attempt = &p.Index, &p.Attempt
+	metaJSON, _ := json.Marshal(meta)
+	row := db.ImportRow{Puzzle: pz, Membership: sudokulab.Membership{
+		Label: fmt.Sprintf("gen-%d-%d", prov.Seed, p.Index), Metadata: string(metaJSON)}}
+	if p.Rating != nil {
+		row.Ratings = []sudokulab.Rating{*p.Rating}
+	}
+	return row, nil
 }
 
 // generateArgs returns the options of a generation as command-line flags.

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/spf13/cobra"
 
 	"sudokulab"
@@ -72,20 +71,7 @@ func runPuzzlesAdd(ctx context.Context, cmd *cobra.Command, o *puzzlesAddOptions
 		return err
 	}
 	defer d.Close()
-	var created bool
-	err = d.WithTx(ctx, func(tx *sqlx.Tx) error {
-		if _, created, err = db.AddPuzzle(ctx, tx, p); err != nil {
-			return err
-		}
-		if o.collection == "" {
-			return nil
-		}
-		cid, err := db.EnsureCollection(ctx, tx, o.collection, "")
-		if err != nil {
-			return err
-		}
-		return db.AddMembership(ctx, tx, sudokulab.Membership{CollectionID: cid, PuzzleID: p.ID, Label: o.label})
-	})
+	created, err := d.AddPuzzleTo(ctx, p, o.collection, o.label)
 	if err != nil {
 		return err
 	}
@@ -169,11 +155,11 @@ const whereHelp = "SQL predicate over the view puzzle_catalog (one row per puzzl
 
 // checkCollection returns an ENOTFOUND error naming the collection when
 // name is not empty and no collection has it.
-func checkCollection(ctx context.Context, x sqlx.ExtContext, name string) error {
+func checkCollection(ctx context.Context, d *db.DB, name string) error {
 	if name == "" {
 		return nil
 	}
-	_, err := db.GetCollection(ctx, x, name)
+	_, err := db.GetCollection(ctx, d, name)
 	return err
 }
 
