@@ -39,17 +39,8 @@ func (p *progress) Start(todo, recorded int) {
 	if recorded > 0 {
 		fmt.Fprintf(p.w, "%d runs already recorded, %d to do\n", recorded, todo)
 	}
-	if todo > 0 && isTerminal(p.w) {
-		p.bar = progressbar.NewOptions(todo,
-			progressbar.OptionSetWriter(p.w),
-			progressbar.OptionSetDescription("runs"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetElapsedTime(true),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(p.w) }),
-		)
-	}
+	// The bar stays when done: the lines run prints next follow it.
+	p.bar = newBar(p.w, "runs", todo, true)
 }
 
 func (p *progress) Recorded(o runner.Outcome) {
@@ -78,9 +69,31 @@ func (p *progress) Recorded(o runner.Outcome) {
 	}
 }
 
-// workBar shows the progress of a command's work (rate, dedupe) on
-// standard error: a bar when it is a terminal, else a line every few
-// seconds, so that a log shows the work goes on.
+// newBar returns a progress bar of todo steps on w, described by what,
+// or nil when w is no terminal or there is nothing to do. When done it is
+// removed, or with keep left on its line.
+func newBar(w io.Writer, what string, todo int, keep bool) *progressbar.ProgressBar {
+	if todo <= 0 || !isTerminal(w) {
+		return nil
+	}
+	end := progressbar.OptionClearOnFinish()
+	if keep {
+		end = progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) })
+	}
+	return progressbar.NewOptions(todo,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		end,
+	)
+}
+
+// workBar shows the progress of a command's work (rate, count, dedupe,
+// generate) on standard error: a bar when it is a terminal, else a line
+// every few seconds, so that a log shows the work goes on.
 type workBar struct {
 	w               io.Writer
 	what            string
@@ -91,34 +104,26 @@ type workBar struct {
 
 // newWorkBar starts showing the progress of todo steps of work.
 func newWorkBar(w io.Writer, what string, todo int) *workBar {
-	p := &workBar{w: w, what: what, todo: todo, start: time.Now(), lastLine: time.Now()}
-	if todo > 0 && isTerminal(w) {
-		p.bar = progressbar.NewOptions(todo,
-			progressbar.OptionSetWriter(w),
-			progressbar.OptionSetDescription(what),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetElapsedTime(true),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-		)
-	}
-	return p
+	return &workBar{w: w, what: what, bar: newBar(w, what, todo, false), todo: todo, start: time.Now(), lastLine: time.Now()}
 }
 
-// add counts n steps done; desc, if not empty, describes the work so far.
-func (p *workBar) add(n int, desc string) {
+// add counts n steps done; detail, if not empty, says more about the work
+// so far ("12 written").
+func (p *workBar) add(n int, detail string) {
 	p.done += n
 	if p.bar != nil {
-		if desc != "" {
-			p.bar.Describe(desc)
+		if detail != "" {
+			p.bar.Describe(p.what + " (" + detail + ")")
 		}
 		_ = p.bar.Add(n)
 		return
 	}
 	if now := time.Now(); now.Sub(p.lastLine) >= 5*time.Second && p.done < p.todo {
 		p.lastLine = now
-		fmt.Fprintf(p.w, "%s %d/%d, elapsed %v\n", p.what, p.done, p.todo, now.Sub(p.start).Round(time.Second))
+		if detail != "" {
+			detail = ": " + detail
+		}
+		fmt.Fprintf(p.w, "%s %d/%d%s, elapsed %v\n", p.what, p.done, p.todo, detail, now.Sub(p.start).Round(time.Second))
 	}
 }
 

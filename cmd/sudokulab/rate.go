@@ -2,21 +2,19 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"runtime"
+	"io"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/spf13/cobra"
 
 	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/importers/pipeline"
 	"sudokulab/raters"
+	"sudokulab/raters/ratepool"
 )
 
 type rateOptions struct {
@@ -36,7 +34,8 @@ type rateOptions struct {
 	timeout time.Duration
 	// batch bounds the puzzles whose ratings are written in one
 	// transaction, every the time between two transactions (0: the
-	// defaults rateBatch and rateEvery; tests make them small).
+	// defaults ratepool.DefaultBatch and DefaultEvery; tests make them
+	// small).
 	batch int
 	every time.Duration
 	// committed, when not nil, is told the number of ratings written so
@@ -44,27 +43,14 @@ type rateOptions struct {
 	committed func(ratings int)
 }
 
-// The ratings are written in short transactions of at most rateBatch
-// puzzles, and at least every rateEvery while some wait: an interrupted
-// rate keeps what it wrote, and other writers wait for a transaction of
-// milliseconds at most.
-const (
-	rateBatch = 200
-	rateEvery = 250 * time.Millisecond
-)
-
-// rateLimits are the time limits of one rating by each rater, by name; a
-// rater not in the map (or with 0) has none.
-type rateLimits map[string]time.Duration
-
 // limits returns the time limit of each rater of rs: --timeout for all of
 // them when given (0: none), else each rater's own default
 // (raters.Info.TimeLimit).
-func (o *rateOptions) limits(cmd *cobra.Command, reg *raters.Registry, rs []raters.Rater) (rateLimits, error) {
+func (o *rateOptions) limits(cmd *cobra.Command, reg *raters.Registry, rs []raters.Rater) (ratepool.Limits, error) {
 	if o.timeout < 0 {
 		return nil, sudokulab.Errorf(sudokulab.EINVALID, "--timeout %s: want a duration of 0 (no limit) or more", o.timeout)
 	}
-	out := rateLimits{}
+	out := ratepool.Limits{}
 	for _, r := range rs {
 		out[r.Name()] = o.timeout
 		if !cmd.Flags().Changed("timeout") {
@@ -214,7 +200,7 @@ func raterOptions(reg *raters.Registry, rater string, opts []string) (map[string
 }
 
 // makeRaters makes the raters named by --rater.
-func makeRaters(ctx context.Context, x sqlx.ExtContext, reg *raters.Registry, rater string, opts []string) ([]raters.Rater, error) {
+func makeRaters(ctx context.Context, d *db.DB, reg *raters.Registry, rater string, opts []string) ([]raters.Rater, error) {
 	if rater == "" {
 		return nil, sudokulab.Errorf(sudokulab.EINVALID, "--rater is required: one of %s, or all", strings.Join(reg.Names(), ", "))
 	}
@@ -237,7 +223,11 @@ func makeRaters(ctx context.Context, x sqlx.ExtContext, reg *raters.Registry, ra
 		if err != nil {
 			return nil, err
 		}
-		r, err := in.New(ctx, raters.Env{Options: byRater[n], DB: x})
+		env := raters.Env{Options: byRater[n]}
+		if d != nil {
+			env.DB = d // not a nil *db.DB in the interface
+		}
+		r, err := in.New(ctx, env)
 		if err != nil {
 			return nil, err
 		}
@@ -245,180 +235,6 @@ func makeRaters(ctx context.Context, x sqlx.ExtContext, reg *raters.Registry, ra
 	}
 	return out, nil
 }
-
-// rateJob is a puzzle and the raters to rate it by.
-type rateJob struct {
-	puzzle sudokulab.Puzzle
-	raters []raters.Rater
-}
-
-// rated is what rateAll hands on for one puzzle and rater: a complete
-// rating, or, when cutShort, a rating the per-rating timeout cut short
-// (only Rating.Rater and Rating.PuzzleID are set: a cut-short rating is
-// never stored).
-type rated struct {
-	sudokulab.Rating
-	cutShort bool
-}
-
-// errRateTimeout is the cause of a rating's context when --timeout ends it.
-var errRateTimeout = errors.New("rating timed out")
-
-// rateAll rates every job's puzzle by its raters on jobs goroutines, each
-// rating under a deadline of timeout (0: none), and hands each outcome to
-// write, from the calling goroutine, in no set order; meanwhile it calls
-// tick (if not nil) every period, from the same goroutine. A rating cut
-// short by timeout is handed on as such; any other error stops it all.
-func rateAll(ctx context.Context, work []rateJob, jobs int, limits rateLimits, write func(rated) error, tick func() error, period time.Duration) error {
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
-	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	next := make(chan int)
-	results := make(chan rated, 64)
-	var wg sync.WaitGroup
-	for range min(jobs, max(len(work), 1)) {
-		wg.Go(func() {
-			for i := range next {
-				p := work[i].puzzle
-				for _, r := range work[i].raters {
-					out, err := rateOne(ctx, r, p, limits[r.Name()])
-					if err != nil {
-						cancel(fmt.Errorf("rate puzzle %d by %s: %w", p.ID, r.Name(), err))
-						return
-					}
-					select {
-					case results <- out:
-					case <-ctx.Done():
-						return
-					}
-				}
-			}
-		})
-	}
-	go func() {
-		defer close(next)
-		for i := range work {
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() {
-		wg.Wait()
-		close(results)
-	}()
-	var ticks <-chan time.Time
-	if tick != nil {
-		t := time.NewTicker(period)
-		defer t.Stop()
-		ticks = t.C
-	}
-	for {
-		select {
-		case rating, ok := <-results:
-			if !ok {
-				return context.Cause(ctx)
-			}
-			if ctx.Err() != nil {
-				continue // drain
-			}
-			if err := write(rating); err != nil {
-				cancel(err)
-			}
-		case <-ticks:
-			if ctx.Err() != nil {
-				continue
-			}
-			if err := tick(); err != nil {
-				cancel(err)
-			}
-		}
-	}
-}
-
-// rateOne rates puzzle p by r under a deadline of timeout (0: none). A
-// rating the deadline cut short (ctx itself still alive) is no error: it
-// comes back with cutShort set.
-func rateOne(ctx context.Context, r raters.Rater, p sudokulab.Puzzle, timeout time.Duration) (rated, error) {
-	rctx, cancel := ctx, context.CancelFunc(func() {})
-	if timeout > 0 {
-		rctx, cancel = context.WithTimeoutCause(ctx, timeout, errRateTimeout)
-	}
-	defer cancel()
-	rating, err := r.Rate(rctx, p.Givens)
-	if err != nil {
-		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) && errors.Is(context.Cause(rctx), errRateTimeout) {
-			return rated{Rating: sudokulab.Rating{PuzzleID: p.ID, Rater: r.Name()}, cutShort: true}, nil
-		}
-		return rated{}, err
-	}
-	rating.PuzzleID = p.ID
-	return rated{Rating: rating}, nil
-}
-
-// ratingWriter writes ratings in short transactions: when batch puzzles'
-// ratings wait, and on flush.
-type ratingWriter struct {
-	d         *db.DB
-	batch     int
-	buf       []sudokulab.Rating
-	puzzles   map[int64]bool // of buf
-	written   int
-	committed func(int)
-}
-
-// add takes a rating, and writes those waiting once they are of batch
-// puzzles.
-func (w *ratingWriter) add(ctx context.Context, r sudokulab.Rating) error {
-	w.buf = append(w.buf, r)
-	w.puzzles[r.PuzzleID] = true
-	if len(w.puzzles) >= w.batch {
-		return w.flush(ctx)
-	}
-	return nil
-}
-
-// flush writes the ratings waiting in one transaction.
-func (w *ratingWriter) flush(ctx context.Context) error {
-	if len(w.buf) == 0 {
-		return nil
-	}
-	err := w.d.WithTx(ctx, func(tx *sqlx.Tx) error {
-		for _, r := range w.buf {
-			if err := db.UpsertRating(ctx, tx, r); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	w.written += len(w.buf)
-	w.buf = w.buf[:0]
-	clear(w.puzzles)
-	if w.committed != nil {
-		w.committed(w.written)
-	}
-	return nil
-}
-
-// rateSummary accumulates what rate prints for one rater.
-type rateSummary struct {
-	rated, valued, skipped, cutShort int
-	sum                              float64
-	labels                           map[string]int
-	// cutShortIDs lists the first puzzles whose rating was cut short.
-	cutShortIDs []int64
-}
-
-// cutShortShown bounds the puzzle ids rate names per rater when ratings
-// were cut short.
-const cutShortShown = 10
 
 func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 	if o.timeout < 0 {
@@ -449,117 +265,63 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 	if err != nil {
 		return err
 	}
-	summaries := map[string]*rateSummary{}
-	for _, r := range rs {
-		summaries[r.Name()] = &rateSummary{labels: map[string]int{}}
-	}
-	// The puzzles each rater has rated with the same version and options
-	// are skipped, unless --force.
-	done := map[string]map[int64]bool{}
-	if !o.force {
-		for _, r := range rs {
-			if done[r.Name()], err = db.RatedPuzzles(ctx, d, r.Name(), r.Version(), r.Options()); err != nil {
-				return err
-			}
-		}
-	}
-	var (
-		work    []rateJob
-		skipped int
-	)
-	for _, p := range puzzles {
-		var todo []raters.Rater
-		for _, r := range rs {
-			if done[r.Name()][p.ID] {
-				summaries[r.Name()].skipped++
-				skipped++
-				continue
-			}
-			todo = append(todo, r)
-		}
-		if len(todo) > 0 {
-			work = append(work, rateJob{puzzle: p, raters: todo})
-		}
-	}
-	w := &ratingWriter{d: d, batch: o.batch, puzzles: map[int64]bool{}, committed: o.committed}
-	if w.batch <= 0 {
-		w.batch = rateBatch
-	}
-	every := o.every
-	if every <= 0 {
-		every = rateEvery
-	}
-	ratings := 0
-	for _, j := range work {
-		ratings += len(j.raters)
-	}
-	bar := newWorkBar(cmd.ErrOrStderr(), "rate", ratings)
-	err = rateAll(ctx, work, o.jobs, limits, func(r rated) error {
-		bar.add(1, fmt.Sprintf("rate (%d written)", w.written))
-		s := summaries[r.Rater]
-		if r.cutShort {
-			// Not stored: a partial rating must not be averaged or
-			// grouped as if complete, and having no row, the puzzle is
-			// rated again by the next rate.
-			s.cutShort++
-			if len(s.cutShortIDs) < cutShortShown {
-				s.cutShortIDs = append(s.cutShortIDs, r.PuzzleID)
-			}
-			return nil
-		}
-		s.rated++
-		if r.Value != nil {
-			s.valued++
-			s.sum += *r.Value
-		}
-		if r.Label != "" {
-			s.labels[r.Label]++
-		}
-		return w.add(ctx, r.Rating)
-	}, func() error { return w.flush(ctx) }, every)
-	bar.finish()
-	if err == nil {
-		err = w.flush(ctx)
-	} else if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		// Interrupted: keep the ratings made, in one more short transaction.
-		bg, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		if ferr := w.flush(bg); ferr != nil {
-			err = errors.Join(err, ferr)
-		}
-	}
+	prog := &rateProgress{w: cmd.ErrOrStderr()}
+	res, err := ratepool.Rate(ctx, d, puzzles, rs, ratepool.Options{Workers: o.jobs, Limits: limits, Force: o.force,
+		Batch: o.batch, Every: o.every, Committed: o.committed, Progress: prog})
+	prog.finish()
 	if err != nil {
-		fmt.Fprintf(cmd.ErrOrStderr(), "rate: %d ratings written before the error; rate again to resume\n", w.written)
+		fmt.Fprintf(cmd.ErrOrStderr(), "rate: %d ratings written before the error; rate again to resume\n", res.Written)
 		return err
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "rated %d puzzles by %d raters; skipped %d ratings already stored by the same rater version and options (--force rates them again)\n",
-		len(work), len(rs), skipped)
+		res.Puzzles, len(rs), res.Skipped)
 	for _, r := range rs {
-		s := summaries[r.Name()]
-		if s.cutShort == 0 {
+		s := res.ByRater[r.Name()]
+		if s.CutShort == 0 {
 			continue
 		}
-		ids := make([]string, len(s.cutShortIDs))
-		for i, id := range s.cutShortIDs {
+		ids := make([]string, len(s.CutShortIDs))
+		for i, id := range s.CutShortIDs {
 			ids[i] = fmt.Sprint(id)
 		}
 		more := ""
-		if s.cutShort > len(ids) {
-			more = fmt.Sprintf(" and %d more", s.cutShort-len(ids))
+		if s.CutShort > len(ids) {
+			more = fmt.Sprintf(" and %d more", s.CutShort-len(ids))
 		}
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d ratings cut short by --timeout %s, not stored (puzzles %s%s); rate again with a longer --timeout, or --timeout 0 for none, to finish them\n",
-			r.Name(), s.cutShort, limits[r.Name()], strings.Join(ids, ", "), more)
+			r.Name(), s.CutShort, limits[r.Name()], strings.Join(ids, ", "), more)
 	}
 	rows := make([][]any, 0, len(rs))
 	for _, r := range rs {
-		s := summaries[r.Name()]
+		s := res.ByRater[r.Name()]
 		var mean any
-		if s.valued > 0 {
-			mean = s.sum / float64(s.valued)
+		if m, ok := s.Mean(); ok {
+			mean = m
 		}
-		rows = append(rows, []any{r.Name(), r.Version(), r.Options(), s.rated, s.skipped, s.cutShort, mean, histogram(s.labels)})
+		rows = append(rows, []any{r.Name(), r.Version(), r.Options(), s.Rated, s.Skipped, s.CutShort, mean, histogram(s.Labels)})
 	}
 	return writeRows(cmd.OutOrStdout(), o.format, []string{"rater", "version", "options", "puzzles", "skipped", "cut_short", "mean_value", "labels"}, rows)
+}
+
+// rateProgress shows a rate's progress on standard error.
+type rateProgress struct {
+	w   io.Writer
+	bar *workBar
+}
+
+var _ ratepool.Progress = (*rateProgress)(nil)
+
+func (p *rateProgress) Start(todo int) { p.bar = newWorkBar(p.w, "rate", todo) }
+
+func (p *rateProgress) Rated(_ ratepool.Outcome, written int) {
+	p.bar.add(1, fmt.Sprintf("%d written", written))
+}
+
+// finish removes the bar, if the rating started.
+func (p *rateProgress) finish() {
+	if p.bar != nil {
+		p.bar.finish()
+	}
 }
 
 // histogram counts ratings per label. In a table or CSV it is short: every

@@ -12,9 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"sudokulab"
 	"sudokulab/internal/gridgen"
-	"sudokulab/internal/tdoku"
 	"sudokulab/raters"
 	"sudokulab/solvers"
 )
@@ -94,38 +92,6 @@ func TestRateErrors(t *testing.T) {
 			}
 		})
 	}
-}
-
-// BenchmarkRateAll rates 1,000 tdoku puzzles (the magictour top 1465, hard
-// for backtracking, from the shared data folder) by every rater but
-// empirical on all CPUs, as rate does.
-func BenchmarkRateAll(b *testing.B) {
-	list, err := tdoku.Full(tdoku.Top1465)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var work []rateJob
-	for i, g := range list[:1000] {
-		work = append(work, rateJob{puzzle: sudokulab.Puzzle{ID: int64(i + 1), Givens: g}})
-	}
-	ctx := context.Background()
-	rs, err := makeRaters(ctx, nil, raters.Default(), "all", nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i := range work {
-		work[i].raters = rs
-	}
-	for b.Loop() {
-		n := 0
-		if err := rateAll(ctx, work, 0, nil, func(rated) error { n++; return nil }, nil, 0); err != nil {
-			b.Fatal(err)
-		}
-		if n != len(work)*len(rs) {
-			b.Fatalf("%d ratings, want %d", n, len(work)*len(rs))
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N), "s/1000puzzles")
 }
 
 // TestRateInterruptedResumes interrupts rate after its first transaction:

@@ -11,6 +11,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/raters"
+	"sudokulab/raters/ratepool"
 )
 
 // fileRating is what rate FILE... prints about one puzzle.
@@ -103,7 +104,7 @@ func runRateFiles(ctx context.Context, cmd *cobra.Command, o *rateOptions, files
 // rateEntry checks one entry as check does, then rates a puzzle that
 // breaks no rule and has a solution by each rater, each under its limit.
 // A rating cut short or failing is said in the problem.
-func rateEntry(ctx context.Context, e fileEntry, rs []raters.Rater, limits rateLimits, countTimeout time.Duration) (fileRating, error) {
+func rateEntry(ctx context.Context, e fileEntry, rs []raters.Rater, limits ratepool.Limits, countTimeout time.Duration) (fileRating, error) {
 	c, err := checkPuzzle(ctx, e, countTimeout)
 	if err != nil {
 		return fileRating{}, err
@@ -121,7 +122,7 @@ func rateEntry(ctx context.Context, e fileEntry, rs []raters.Rater, limits rateL
 	}
 	p := sudokulab.Puzzle{Givens: e.rec.Grid}
 	for i, r := range rs {
-		out, err := rateOne(ctx, r, p, limits[r.Name()])
+		out, err := ratepool.RateOne(ctx, r, p, limits[r.Name()])
 		switch {
 		case ctx.Err() != nil:
 			return fr, context.Cause(ctx)
@@ -129,7 +130,7 @@ func rateEntry(ctx context.Context, e fileEntry, rs []raters.Rater, limits rateL
 			return fr, err
 		case err != nil:
 			problems = append(problems, fmt.Sprintf("%s: %v", r.Name(), err))
-		case out.cutShort:
+		case out.CutShort:
 			problems = append(problems, fmt.Sprintf("%s: cut short by --timeout %v", r.Name(), limits[r.Name()]))
 		default:
 			fr.ratings[i], fr.rated[i] = out.Rating, true

@@ -1,0 +1,92 @@
+// Package ratepool rates many puzzles by several raters at once and stores
+// the ratings as they come: the work of sudokulab rate. Each rating runs
+// under its rater's time limit; a rating cut short by it is reported, never
+// stored. The ratings are written in short transactions (db.BatchWriter),
+// so an interrupted rate keeps what it finished and rate again resumes.
+package ratepool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"sudokulab"
+	"sudokulab/internal/workpool"
+	"sudokulab/raters"
+)
+
+// The ratings are written in short transactions of at most DefaultBatch
+// puzzles, and at least every DefaultEvery while some wait: an
+// interrupted rate keeps what it wrote, and other writers wait for a
+// transaction of milliseconds at most.
+const (
+	DefaultBatch = 200
+	DefaultEvery = 250 * time.Millisecond
+)
+
+// CutShortShown bounds the puzzles a Summary names whose rating was cut
+// short.
+const CutShortShown = 10
+
+// Limits are the time limits of one rating by each rater, by name; a
+// rater not in the map (or with 0) has none.
+type Limits map[string]time.Duration
+
+// Outcome is one rating made: complete, or, when CutShort, cut short by
+// its time limit (then only Rating.Rater and Rating.PuzzleID are set: a
+// cut-short rating is never stored).
+type Outcome struct {
+	sudokulab.Rating
+	CutShort bool
+}
+
+// errTimeout is the cause of a rating's context when its limit ends it.
+var errTimeout = errors.New("rating timed out")
+
+// RateOne rates puzzle p by r under a deadline of timeout (0: none). A
+// rating the deadline cut short (ctx itself still alive) is no error: it
+// comes back with CutShort set.
+func RateOne(ctx context.Context, r raters.Rater, p sudokulab.Puzzle, timeout time.Duration) (Outcome, error) {
+	rctx, cancel := ctx, context.CancelFunc(func() {})
+	if timeout > 0 {
+		rctx, cancel = context.WithTimeoutCause(ctx, timeout, errTimeout)
+	}
+	defer cancel()
+	rating, err := r.Rate(rctx, p.Givens)
+	if err != nil {
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) && errors.Is(context.Cause(rctx), errTimeout) {
+			return Outcome{Rating: sudokulab.Rating{PuzzleID: p.ID, Rater: r.Name()}, CutShort: true}, nil
+		}
+		return Outcome{}, err
+	}
+	rating.PuzzleID = p.ID
+	return Outcome{Rating: rating}, nil
+}
+
+// Job is a puzzle and the raters to rate it by.
+type Job struct {
+	Puzzle sudokulab.Puzzle
+	Raters []raters.Rater
+}
+
+// All rates every job's puzzle by its raters on workers goroutines (0:
+// one per CPU), each rating under its limit, and hands each outcome to
+// take on the calling goroutine, in no set order; tick and every are as
+// in workpool.Options. A rating cut short by its limit is handed on as
+// such; any other error stops it all.
+func All(ctx context.Context, work []Job, workers int, limits Limits, take func(Outcome) error, tick func() error, every time.Duration) error {
+	return workpool.Run(ctx, work, workpool.Options{Workers: workers, Tick: tick, Every: every},
+		func(ctx context.Context, j Job, emit func(Outcome) error) error {
+			for _, r := range j.Raters {
+				out, err := RateOne(ctx, r, j.Puzzle, limits[r.Name()])
+				if err != nil {
+					return fmt.Errorf("rate puzzle %d by %s: %w", j.Puzzle.ID, r.Name(), err)
+				}
+				if err := emit(out); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, take)
+}
