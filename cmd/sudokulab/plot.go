@@ -305,8 +305,7 @@ func (o *plotOptions) budgetAxis(ctx context.Context, d *db.DB, x string, trajec
 	if x != "evaluations" && x != "effort" {
 		return x, nil
 	}
-	cond, args := o.selected()
-	units, allCPU, err := d.RunUnits(ctx, cond, args...)
+	units, allCPU, err := d.SelectionUnits(ctx, o.selection())
 	if err != nil {
 		return "", fmt.Errorf("plot: %w", err)
 	}
@@ -397,63 +396,38 @@ func plotFigure(ctx context.Context, d *db.DB, kind string, o *plotOptions) (*pl
 	return nil, o.check(kind)
 }
 
-// selected returns a SQL condition on the run_results row r choosing the
-// runs of --config, --experiment, --runs-where (over run_results) and
-// --where (over puzzle_catalog), and its arguments. check has checked the
+// selection returns the runs of --config, --experiment, --runs-where (over
+// run_results) and --where (over puzzle_catalog). check has checked the
 // predicates (one expression each), validate that each names only columns
-// of its view (in a subquery a column puzzle_catalog lacks would silently
-// be the outer run's), and the queries run through ReadQuery, on a
-// read-only connection.
-func (o *plotOptions) selected() (string, []any) {
-	cond := "1 = 1"
-	var args []any
-	if len(o.configs) > 0 {
-		cond += " AND r.config IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(o.configs)), ", ") + ")"
-		for _, c := range o.configs {
-			args = append(args, c)
-		}
-	}
-	if o.experiment != "" {
-		cond += " AND r.id IN (SELECT er.run_id FROM experiment_runs er JOIN experiments e ON e.id = er.experiment_id WHERE e.name = ?)"
-		args = append(args, o.experiment)
-	}
-	if strings.TrimSpace(o.runsWhere) != "" {
-		cond += " AND r.id IN (SELECT rr.id FROM run_results rr WHERE (" + o.runsWhere + "\n))"
-	}
-	if strings.TrimSpace(o.where) != "" {
-		cond += " AND r.puzzle_id IN (SELECT pc.id FROM puzzle_catalog pc WHERE (" + o.where + "\n))"
-	}
-	return cond, args
+// of its view, and db reads them on a read-only connection.
+func (o *plotOptions) selection() db.RunSelection {
+	return db.RunSelection{Experiment: o.experiment, Configs: o.configs, Where: o.where, RunsWhere: o.runsWhere}
 }
 
 // validate runs --where alone on puzzle_catalog and --runs-where alone on
 // run_results, so that a column the view lacks is an error naming the
 // flag.
 func (o *plotOptions) validate(ctx context.Context, d *db.DB) error {
-	for _, v := range []struct{ flag, pred, view, hint string }{
-		{"--where", o.where, "puzzle_catalog", "--where filters the puzzle_catalog view, one row per puzzle and collection; --runs-where filters run_results"},
-		{"--runs-where", o.runsWhere, "run_results", "--runs-where filters the run_results view, one row per run"},
-	} {
-		if strings.TrimSpace(v.pred) == "" {
-			continue
-		}
-		if _, err := d.ReadQuery(ctx, "SELECT 1 FROM "+v.view+" WHERE ("+v.pred+"\n) LIMIT 1"); err != nil {
-			if sudokulab.ErrorCode(err) == sudokulab.EINVALID {
-				return sudokulab.Errorf(sudokulab.EINVALID, "plot %s: %s (%s)", v.flag, strings.TrimPrefix(err.Error(), "sql: "), v.hint)
-			}
-			return fmt.Errorf("plot %s: %w", v.flag, err)
-		}
+	field, err := d.CheckSelectionViews(ctx, o.selection())
+	if err == nil {
+		return nil
 	}
-	return nil
+	hint := map[string]string{
+		"where":      "--where filters the puzzle_catalog view, one row per puzzle and collection; --runs-where filters run_results",
+		"runs-where": "--runs-where filters the run_results view, one row per run",
+	}[field]
+	if sudokulab.ErrorCode(err) == sudokulab.EINVALID {
+		return sudokulab.Errorf(sudokulab.EINVALID, "plot --%s: %s (%s)", field, strings.TrimPrefix(err.Error(), "sql: "), hint)
+	}
+	return fmt.Errorf("plot --%s: %w", field, err)
 }
 
-// query runs a query of the selected runs.
-func (o *plotOptions) query(ctx context.Context, d *db.DB, what, q string, args ...any) (db.Table, error) {
-	t, err := d.ReadQuery(ctx, q, args...)
-	if err != nil {
-		return t, fmt.Errorf("plot %s: %w", what, err)
+// readErr says what plot was reading when err happened.
+func readErr(what string, err error) error {
+	if err == nil {
+		return nil
 	}
-	return t, nil
+	return fmt.Errorf("plot %s: %w", what, err)
 }
 
 // configOrder sorts names in the order of --config, else by name.
@@ -486,49 +460,24 @@ func (o *plotOptions) noRuns(what string) error {
 
 // budgets returns the distinct budgets of the selected runs on the axis x.
 func (o *plotOptions) budgets(ctx context.Context, d *db.DB, x string) ([]float64, error) {
-	col := map[string]string{
-		"generations": "r.max_generations",
-		"evaluations": "r.max_evaluations",
-		"effort":      "CASE WHEN r.effort_unit = 'evaluations' THEN r.max_evaluations END",
-		"seconds":     "r.timeout_ms / 1000.0",
-		"cpu":         "r.timeout_ms / 1000.0",
-	}[x]
-	cond, args := o.selected()
-	t, err := o.query(ctx, d, "budgets", "SELECT DISTINCT "+col+" FROM run_results r WHERE "+cond, args...)
-	if err != nil {
-		return nil, err
-	}
-	var out []float64
-	for _, row := range t.Rows {
-		if v := db.Number(row[0]); v > 0 {
-			out = append(out, v)
-		}
-	}
-	return out, nil
+	b, err := d.RunBudgets(ctx, o.selection(), x)
+	return b, readErr("budgets", err)
 }
 
 // panelNames returns the panel title of each selected puzzle: its id, a
 // label it has (in a collection --where matches), and its givens.
 func (o *plotOptions) panelNames(ctx context.Context, d *db.DB) (map[int64]string, error) {
-	cond, args := o.selected()
-	labelWhere := ""
-	if strings.TrimSpace(o.where) != "" {
-		labelWhere = " AND (" + o.where + "\n)"
-	}
-	t, err := o.query(ctx, d, "puzzles", `
-		SELECT DISTINCT r.puzzle_id, r.givens,
-		       (SELECT MIN(pc.label) FROM puzzle_catalog pc WHERE pc.id = r.puzzle_id AND pc.label <> ''`+labelWhere+`)
-		FROM run_results r WHERE `+cond, args...)
+	puzzles, err := d.SelectedPuzzles(ctx, o.selection())
 	if err != nil {
-		return nil, err
+		return nil, readErr("puzzles", err)
 	}
 	out := map[int64]string{}
-	for _, row := range t.Rows {
-		name := fmt.Sprintf("#%d", toInt(row[0]))
-		if row[2] != nil && fmt.Sprint(row[2]) != "" {
-			name += " " + fmt.Sprint(row[2])
+	for _, p := range puzzles {
+		name := fmt.Sprintf("#%d", p.ID)
+		if p.Label != "" {
+			name += " " + p.Label
 		}
-		out[toInt(row[0])] = fmt.Sprintf("%s (%d givens)", name, toInt(row[1]))
+		out[p.ID] = fmt.Sprintf("%s (%d givens)", name, p.Givens)
 	}
 	return out, nil
 }
@@ -548,45 +497,20 @@ func perPanel(mode string, puzzles int) bool {
 // configuration order, each run's points in order, with what each run
 // spent in all.
 func (o *plotOptions) trajectories(ctx context.Context, d *db.DB, what, x string) ([]plots.Trajectory, map[int64]string, error) {
-	col := map[string][2]string{
-		"generations": {"t.generation", "r.generations"},
-		"evaluations": {"t.evaluations", "r.evaluations"},
-		"seconds":     {"t.elapsed_seconds", "r.wall_seconds"},
-	}[x]
-	cond, args := o.selected()
-	t, err := o.query(ctx, d, what, `
-		SELECT r.config, r.id, r.puzzle_id, `+col[0]+`, t.best_cost, `+col[1]+`
-		FROM run_results r JOIN trajectory_points t ON t.run_id = r.id
-		WHERE `+cond+`
-		ORDER BY r.puzzle_id, r.id, t.seq`, args...)
+	read, err := d.Trajectories(ctx, o.selection(), x)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, readErr(what, err)
 	}
-	if len(t.Rows) == 0 {
+	if len(read) == 0 {
 		return nil, nil, o.noRuns("runs with trajectory points")
 	}
 	names, err := o.panelNames(ctx, d)
 	if err != nil {
 		return nil, nil, err
 	}
-	var runs []plots.Trajectory
-	lastID := int64(-1)
-	for _, row := range t.Rows {
-		id := toInt(row[1])
-		if id != lastID {
-			runs = append(runs, plots.Trajectory{Config: fmt.Sprint(row[0]), Panel: names[toInt(row[2])], Used: db.Number(row[5])})
-			lastID = id
-		}
-		r := &runs[len(runs)-1]
-		x, best := db.Number(row[3]), db.Number(row[4])
-		if math.IsNaN(x) || math.IsNaN(best) {
-			continue
-		}
-		if n := len(r.X); n > 0 && x < r.X[n-1] {
-			continue // out of order: keep the trajectory increasing
-		}
-		r.X = append(r.X, x)
-		r.Best = append(r.Best, best)
+	runs := make([]plots.Trajectory, len(read))
+	for i, r := range read {
+		runs[i] = plots.Trajectory{Config: r.Config, Panel: names[r.PuzzleID], Used: r.Spent, X: r.X, Best: r.Best}
 	}
 	var configs []string
 	for _, r := range runs {
@@ -646,35 +570,24 @@ func (o *plotOptions) ecdf(ctx context.Context, d *db.DB) (*plots.Figure, error)
 	if err != nil {
 		return nil, err
 	}
-	col := map[string]string{
-		"generations": "r.generations",
-		"evaluations": "r.evaluations",
-		"effort":      "r.effort",
-		"seconds":     "r.wall_seconds",
-		"cpu":         "r.cpu_seconds",
-	}[x]
-	cond, args := o.selected()
-	t, err := o.query(ctx, d, "ecdf", `
-		SELECT r.config, r.solved, `+col+`, r.effort_unit
-		FROM run_results r
-		WHERE `+cond+`
-		ORDER BY r.config, r.id`, args...)
+	times, err := d.RunTimes(ctx, o.selection(), x)
 	if err != nil {
-		return nil, err
+		return nil, readErr("ecdf", err)
 	}
-	if len(t.Rows) == 0 {
+	if len(times) == 0 {
 		return nil, o.noRuns("runs")
 	}
+	col := db.SpentColumn(x)
 	byName := map[string]*plots.RunTimes{}
 	var names, units []string
 	used, missing := 0.0, 0
-	for _, row := range t.Rows {
-		x := db.Number(row[2])
-		if row[2] == nil || math.IsNaN(x) {
+	for _, t := range times {
+		x := t.Spent
+		if math.IsNaN(x) {
 			missing++
 			continue
 		}
-		name := fmt.Sprint(row[0])
+		name := t.Config
 		rt, ok := byName[name]
 		if !ok {
 			rt = &plots.RunTimes{Config: name}
@@ -683,18 +596,18 @@ func (o *plotOptions) ecdf(ctx context.Context, d *db.DB) (*plots.Figure, error)
 		}
 		rt.Runs++
 		used = max(used, x)
-		if toInt(row[1]) == 1 {
+		if t.Solved {
 			rt.Hits = append(rt.Hits, x)
 		}
-		if u := fmt.Sprint(row[3]); !slices.Contains(units, u) {
+		if u := t.EffortUnit; !slices.Contains(units, u) {
 			units = append(units, u)
 		}
 	}
 	if missing > 0 && o.warn != nil {
-		fmt.Fprintf(o.warn, "plot ecdf: %d runs left out: no %s recorded (runs older than the column)\n", missing, strings.TrimPrefix(col, "r."))
+		fmt.Fprintf(o.warn, "plot ecdf: %d runs left out: no %s recorded (runs older than the column)\n", missing, col)
 	}
 	if len(names) == 0 {
-		return nil, o.noRuns("runs with " + strings.TrimPrefix(col, "r."))
+		return nil, o.noRuns("runs with " + col)
 	}
 	o.configOrder(names)
 	rts := make([]plots.RunTimes, len(names))
@@ -710,68 +623,57 @@ func (o *plotOptions) ecdf(ctx context.Context, d *db.DB) (*plots.Figure, error)
 }
 
 func (o *plotOptions) success(ctx context.Context, d *db.DB) (*plots.Figure, error) {
-	cond, args := o.selected()
-	totals, err := o.query(ctx, d, "success", `
-		SELECT r.config, COUNT(*), SUM(r.solved) FROM run_results r WHERE `+cond+` GROUP BY r.config`, args...)
+	sel := o.selection()
+	totals, err := d.SuccessTotals(ctx, sel)
 	if err != nil {
-		return nil, err
+		return nil, readErr("success", err)
 	}
-	if len(totals.Rows) == 0 {
+	if len(totals) == 0 {
 		return nil, o.noRuns("runs")
 	}
 	by := o.by
-	var t db.Table
+	var counts []db.SuccessCount
 	groupBy := ""
 	if by == "label" {
-		// One rating per puzzle and rater: each run is in one group.
-		t, err = o.query(ctx, d, "success", `
-			SELECT r.config, COALESCE(rt.label, '(no label)'), MIN(lv.level), AVG(rt.value), COUNT(*), SUM(r.solved)
-			FROM run_results r
-			LEFT JOIN ratings rt ON rt.puzzle_id = r.puzzle_id AND rt.rater = ?
-			LEFT JOIN rating_levels lv ON lv.rater = rt.rater AND lv.label = rt.label
-			WHERE `+cond+`
-			GROUP BY r.config, rt.label`, append([]any{o.rater}, args...)...)
-		if err != nil {
-			return nil, err
+		if counts, err = d.SuccessByLabel(ctx, sel, o.rater); err != nil {
+			return nil, readErr("success", err)
 		}
 		groupBy = o.rater + " label"
-		labelled := slices.ContainsFunc(t.Rows, func(row []any) bool { return fmt.Sprint(row[1]) != "(no label)" })
+		labelled := slices.ContainsFunc(counts, func(c db.SuccessCount) bool { return c.Group != "(no label)" })
 		if !labelled {
 			by = "collection"
 		}
 	}
 	switch by {
 	case "collection":
-		// A run counts once per collection its puzzle is in (of those
-		// --where keeps).
-		labelWhere := ""
-		if strings.TrimSpace(o.where) != "" {
-			// The rows of the view --where matches: its names resolve in
-			// w, the innermost.
-			labelWhere = ` AND EXISTS (SELECT 1 FROM puzzle_catalog w WHERE w.id = pc.id
-				AND COALESCE(w.collection_id, -1) = COALESCE(pc.collection_id, -1) AND (` + o.where + "\n))"
-		}
-		t, err = o.query(ctx, d, "success", `
-			SELECT r.config, COALESCE(pc.collection, '(none)'), NULL, NULL,
-			       COUNT(DISTINCT r.id), COUNT(DISTINCT CASE WHEN r.solved = 1 THEN r.id END)
-			FROM run_results r
-			JOIN puzzle_catalog pc ON pc.id = r.puzzle_id`+labelWhere+`
-			WHERE `+cond+`
-			GROUP BY r.config, pc.collection`, args...)
+		counts, err = d.SuccessByCollection(ctx, sel)
 		groupBy = "collection"
 	case "all":
-		t = db.Table{Rows: nil}
-		for _, row := range totals.Rows {
-			t.Rows = append(t.Rows, []any{row[0], "all runs", nil, nil, row[1], row[2]})
+		counts = nil
+		for _, c := range totals {
+			c.Group = "all runs"
+			counts = append(counts, c)
 		}
 		groupBy = "configuration"
 	}
 	if err != nil {
-		return nil, err
+		return nil, readErr("success", err)
 	}
-	if len(t.Rows) == 0 {
+	if len(counts) == 0 {
 		return nil, o.noRuns("runs")
 	}
+	var names []string
+	for _, c := range totals {
+		names = append(names, c.Config)
+	}
+	o.configOrder(names)
+	return plots.Success(successBars(names, groupBy, totals, counts), o.plotOpts())
+}
+
+// successGroups returns the groups of counts in the order drawn: labels
+// by their level, then by their mean rating, then by name; "(no label)"
+// and "(none)" last.
+func successGroups(counts []db.SuccessCount) []string {
 	type group struct {
 		name          string
 		level, value  float64
@@ -779,26 +681,23 @@ func (o *plotOptions) success(ctx context.Context, d *db.DB) (*plots.Figure, err
 		hasL, hasV, z bool
 	}
 	var groups []group
-	for _, row := range t.Rows {
-		label := fmt.Sprint(row[1])
-		i := slices.IndexFunc(groups, func(g group) bool { return g.name == label })
+	for _, c := range counts {
+		i := slices.IndexFunc(groups, func(g group) bool { return g.name == c.Group })
 		if i < 0 {
-			groups = append(groups, group{name: label, z: strings.HasPrefix(label, "(")})
+			groups = append(groups, group{name: c.Group, z: strings.HasPrefix(c.Group, "(")})
 			i = len(groups) - 1
 		}
 		g := &groups[i]
-		if row[2] != nil {
-			g.level, g.hasL = db.Number(row[2]), true
+		if !math.IsNaN(c.Level) {
+			g.level, g.hasL = c.Level, true
 		}
-		if row[3] != nil {
-			n := db.Number(row[4])
-			g.value = (g.value*g.runs + db.Number(row[3])*n) / (g.runs + n)
+		if !math.IsNaN(c.Value) {
+			n := float64(c.Runs)
+			g.value = (g.value*g.runs + c.Value*n) / (g.runs + n)
 			g.runs += n
 			g.hasV = true
 		}
 	}
-	// Labels by their level, then by their mean rating, then by name;
-	// "(no label)" and "(none)" last.
 	slices.SortStableFunc(groups, func(a, b group) int {
 		switch {
 		case a.z != b.z:
@@ -812,33 +711,35 @@ func (o *plotOptions) success(ctx context.Context, d *db.DB) (*plots.Figure, err
 		}
 		return strings.Compare(a.name, b.name)
 	})
-	var names []string
-	for _, row := range totals.Rows {
-		names = append(names, fmt.Sprint(row[0]))
+	out := make([]string, len(groups))
+	for i, g := range groups {
+		out[i] = g.name
 	}
-	o.configOrder(names)
-	bars := plots.Bars{Configs: names, GroupBy: groupBy}
-	for _, g := range groups {
-		bars.Groups = append(bars.Groups, g.name)
-	}
+	return out
+}
+
+// successBars lays the counts out as bars: one row per configuration of
+// names, one column per group.
+func successBars(names []string, groupBy string, totals, counts []db.SuccessCount) plots.Bars {
+	bars := plots.Bars{Configs: names, GroupBy: groupBy, Groups: successGroups(counts)}
 	bars.Solved = make([][]int, len(names))
 	bars.Runs = make([][]int, len(names))
 	bars.TotalSolved = make([]int, len(names))
 	bars.TotalRuns = make([]int, len(names))
 	for i := range names {
-		bars.Solved[i] = make([]int, len(groups))
-		bars.Runs[i] = make([]int, len(groups))
+		bars.Solved[i] = make([]int, len(bars.Groups))
+		bars.Runs[i] = make([]int, len(bars.Groups))
 	}
-	for _, row := range totals.Rows {
-		i := slices.Index(names, fmt.Sprint(row[0]))
-		bars.TotalRuns[i], bars.TotalSolved[i] = int(toInt(row[1])), int(toInt(row[2]))
+	for _, c := range totals {
+		i := slices.Index(names, c.Config)
+		bars.TotalRuns[i], bars.TotalSolved[i] = c.Runs, c.Solved
 	}
-	for _, row := range t.Rows {
-		i := slices.Index(names, fmt.Sprint(row[0]))
-		j := slices.Index(bars.Groups, fmt.Sprint(row[1]))
-		bars.Runs[i][j], bars.Solved[i][j] = int(toInt(row[4])), int(toInt(row[5]))
+	for _, c := range counts {
+		i := slices.Index(names, c.Config)
+		j := slices.Index(bars.Groups, c.Group)
+		bars.Runs[i][j], bars.Solved[i][j] = c.Runs, c.Solved
 	}
-	return plots.Success(bars, o.plotOpts())
+	return bars
 }
 
 func cmpFloat(a, b float64) int {
@@ -848,6 +749,7 @@ func cmpFloat(a, b float64) int {
 	return 1
 }
 
+// toInt reads an integer cell of a db.Table; NULL is 0.
 func toInt(v any) int64 {
 	f := db.Number(v)
 	if math.IsNaN(f) {
