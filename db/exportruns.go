@@ -7,34 +7,12 @@ import (
 	"sudokulab"
 )
 
-// ExportedRun is a run read for export: the run as stored, with the names
-// and puzzle facts it is exported under.
-type ExportedRun struct {
-	// Run is the row of runs; FinalGrid is left empty.
-	Run sudokulab.Run
-	// Experiment is the name of the selected experiment, or without one
-	// the experiment that recorded the run ("" if none).
-	Experiment string
-	// Config and Solver name the configuration and its solver.
-	Config, Solver string
-	// PuzzleLabel is the smallest of the puzzle's non-empty labels in its
-	// collections, or "" when it has none.
-	PuzzleLabel string
-	// Size is the side of the grid and Givens its filled cells.
-	Size, Givens int
-	// Effort is the run's work in EffortUnit ("evaluations", or "nodes"
-	// for the exact solver), as the view run_results computes it; nil
-	// (NULL) when unknown, as for exact runs recorded before migration 5.
-	Effort     *int64
-	EffortUnit string
-}
-
 // RunVisitor receives what ExportRuns reads: each run, then its
 // trajectory points in order.
 type RunVisitor interface {
 	// Run starts a run: the points that follow, up to the next call of
 	// Run, are its own. r is valid until the next call.
-	Run(r *ExportedRun) error
+	Run(r *sudokulab.ExportedRun) error
 	// Point is one trajectory point of the current run, in seq order. p is
 	// valid until the next call.
 	Point(p *sudokulab.TrajectoryPoint) error
@@ -93,7 +71,7 @@ func ExportRuns(ctx context.Context, d *DB, sel RunSelection, v RunVisitor) (run
 	}
 	defer rows.Close()
 	var (
-		run    ExportedRun
+		run    sudokulab.ExportedRun
 		point  sudokulab.TrajectoryPoint
 		lastID int64 = -1
 		status string
@@ -106,7 +84,7 @@ func ExportRuns(ctx context.Context, d *DB, sel RunSelection, v RunVisitor) (run
 	)
 	for rows.Next() {
 		r := &run.Run
-		var next ExportedRun
+		var next sudokulab.ExportedRun
 		n := &next.Run
 		err := rows.Scan(&n.ID, idCol[int64]{&n.ExperimentID}, strCol{&next.Experiment}, &n.ConfigID, &next.Config, &next.Solver,
 			&n.PuzzleID, &next.Size, &next.Givens, strCol{&next.PuzzleLabel},

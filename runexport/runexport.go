@@ -18,54 +18,15 @@ import (
 const (
 	// UnitEvaluations counts cost-function evaluations (every solver but
 	// exact).
-	UnitEvaluations = "evaluations"
+	UnitEvaluations = sudokulab.EffortEvaluations
 	// UnitNodes counts the search nodes of the exact solver: its guesses
 	// plus the root, which it also records as generations.
-	UnitNodes = "nodes"
+	UnitNodes = sudokulab.EffortNodes
 )
 
 // Run is one run to export: the stored run with the names and puzzle facts
-// it is exported under.
-type Run struct {
-	// Run is the stored run (FinalGrid is not used).
-	Run sudokulab.Run
-	// Experiment names the experiment the run is exported for; "" if none.
-	Experiment string
-	// Config and Solver name the configuration and its solver.
-	Config, Solver string
-	// PuzzleLabel is the puzzle's label, "" if it has none.
-	PuzzleLabel string
-	// Size is the side of the grid and Givens its filled cells.
-	Size, Givens int
-	// Effort is the run's work in EffortUnit, nil when unknown.
-	Effort     *int64
-	EffortUnit string
-}
-
-// FreeCells is the number of cells the solver fills: Size*Size - Givens.
-func (r *Run) FreeCells() int { return r.Size*r.Size - r.Givens }
-
-// FinalEffort is the run's work in its effort unit: Effort when known,
-// else the counter that holds it (generations for nodes, since the exact
-// solver records its nodes as generations; evaluations otherwise).
-func (r *Run) FinalEffort() int64 {
-	switch {
-	case r.Effort != nil:
-		return *r.Effort
-	case r.EffortUnit == UnitNodes:
-		return r.Run.Generations
-	}
-	return r.Run.Evaluations
-}
-
-// PointEffort is the run's work, in its effort unit, at trajectory point
-// p: the point's generation for nodes, its evaluations otherwise.
-func (r *Run) PointEffort(p *sudokulab.TrajectoryPoint) int64 {
-	if r.EffortUnit == UnitNodes {
-		return p.Generation
-	}
-	return p.Evaluations
-}
+// it is exported under, as db.ExportRuns reads it.
+type Run = sudokulab.ExportedRun
 
 // Writer writes runs in one format as they are read: Run starts a run,
 // Point adds its trajectory points in order, Close finishes the last run

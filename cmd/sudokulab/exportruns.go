@@ -174,17 +174,14 @@ func (o *exportRunsOptions) describe() string {
 // exportVisitor hands the runs db.ExportRuns reads to a runexport.Writer.
 type exportVisitor struct {
 	w       runexport.Writer
-	run     runexport.Run
 	configs map[string]bool
 	puzzles map[int64]bool
 }
 
-func (v *exportVisitor) Run(r *db.ExportedRun) error {
-	v.run = runexport.Run{Run: r.Run, Experiment: r.Experiment, Config: r.Config, Solver: r.Solver,
-		PuzzleLabel: r.PuzzleLabel, Size: r.Size, Givens: r.Givens, Effort: r.Effort, EffortUnit: r.EffortUnit}
+func (v *exportVisitor) Run(r *sudokulab.ExportedRun) error {
 	v.configs[r.Config] = true
 	v.puzzles[r.Run.PuzzleID] = true
-	return v.w.Run(&v.run)
+	return v.w.Run(r)
 }
 
 func (v *exportVisitor) Point(p *sudokulab.TrajectoryPoint) error { return v.w.Point(p) }
