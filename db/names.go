@@ -28,3 +28,21 @@ func MustExist(ctx context.Context, x sqlx.ExtContext, table, what, name string)
 	}
 	return nil
 }
+
+// Names returns the names of the rows of table: collections, configs or
+// experiments.
+func Names(ctx context.Context, x sqlx.ExtContext, table string) ([]string, error) {
+	if !namedTables[table] {
+		return nil, sudokulab.Errorf(sudokulab.EINTERNAL, "Names: no named table %q", table)
+	}
+	var names []string
+	err := sqlx.SelectContext(ctx, x, &names, `SELECT name FROM `+table)
+	return names, dbError(err, "list "+table)
+}
+
+// CountPuzzles returns how many puzzles are stored.
+func CountPuzzles(ctx context.Context, x sqlx.ExtContext) (int, error) {
+	var n int
+	err := sqlx.GetContext(ctx, x, &n, `SELECT count(*) FROM puzzles`)
+	return n, dbError(err, "count puzzles")
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"sudokulab/db"
 	"sudokulab/importers"
 	"sudokulab/queries"
 	"sudokulab/raters"
@@ -30,7 +31,7 @@ type completer func(ctx context.Context) []string
 // name, on root and every command below it.
 func registerCompletions(root *cobra.Command, o *options) {
 	configs := func(ctx context.Context) []string {
-		names := o.dbNames(ctx, "SELECT name FROM configs")
+		names := o.dbNames(ctx, "configs")
 		for _, info := range o.registry.All() {
 			for _, p := range info.Presets {
 				names = append(names, p.Name)
@@ -38,8 +39,8 @@ func registerCompletions(root *cobra.Command, o *options) {
 		}
 		return names
 	}
-	collections := func(ctx context.Context) []string { return o.dbNames(ctx, "SELECT name FROM collections") }
-	experiments := func(ctx context.Context) []string { return o.dbNames(ctx, "SELECT name FROM experiments") }
+	collections := func(ctx context.Context) []string { return o.dbNames(ctx, "collections") }
+	experiments := func(ctx context.Context) []string { return o.dbNames(ctx, "experiments") }
 	solverNames := func(context.Context) []string {
 		var names []string
 		for _, info := range o.registry.All() {
@@ -129,16 +130,16 @@ func completion(complete completer) cobra.CompletionFunc {
 	}
 }
 
-// dbNames returns the names a query selects from the database of --db,
+// dbNames returns the names of the rows of table in the database of --db,
 // opened read-only; none when it cannot be read.
-func (o *options) dbNames(ctx context.Context, query string) []string {
+func (o *options) dbNames(ctx context.Context, table string) []string {
 	d, err := o.openRead(ctx)
 	if err != nil {
 		return nil
 	}
 	defer d.Close()
-	var names []string
-	if err := d.SelectContext(ctx, &names, query); err != nil {
+	names, err := db.Names(ctx, d, table)
+	if err != nil {
 		return nil
 	}
 	return names

@@ -66,8 +66,8 @@ func runInit(ctx context.Context, cmd *cobra.Command, o *initOptions) error {
 	if err != nil {
 		return err
 	}
-	var puzzles int
-	if err := d.GetContext(ctx, &puzzles, "SELECT count(*) FROM puzzles"); err != nil {
+	puzzles, err := db.CountPuzzles(ctx, d)
+	if err != nil {
 		return err
 	}
 	verb := "created"
