@@ -101,37 +101,7 @@ type finished struct {
 // opts.Progress about every recorded run but does not call its Start: the
 // caller knows the plan.
 func Work(ctx context.Context, q Queue, cat Catalog, opts WorkOptions) (Summary, error) {
-	if opts.Jobs <= 0 {
-		opts.Jobs = runtime.NumCPU()
-	}
-	if opts.BatchRuns <= 0 {
-		opts.BatchRuns = 64
-	}
-	if opts.BatchDelay <= 0 {
-		opts.BatchDelay = 200 * time.Millisecond
-	}
-	if opts.CodeVersion == "" {
-		opts.CodeVersion = CodeVersion()
-	}
-	if opts.Host == "" {
-		opts.Host, _ = os.Hostname()
-	}
-	if opts.Lease <= 0 {
-		opts.Lease = DefaultLease
-	}
-	if opts.Poll <= 0 {
-		opts.Poll = time.Second
-	}
-	if opts.MaxClaim <= 0 {
-		opts.MaxClaim = 256
-	}
-	var sum Summary
-	idx := map[int64]int{}
-	for _, c := range opts.Configs {
-		idx[c.ID] = len(sum.Configs)
-		sum.Configs = append(sum.Configs, ConfigSummary{Name: c.Name})
-	}
-
+	opts = opts.withDefaults()
 	runCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	// counts follows the claimed items between the goroutines, so that the
@@ -142,18 +112,7 @@ func Work(ctx context.Context, q Queue, cat Catalog, opts WorkOptions) (Summary,
 	resCh := make(chan finished, opts.BatchRuns+2*opts.Jobs)
 	var wg sync.WaitGroup
 	for range opts.Jobs {
-		wg.Go(func() {
-			w := newWorker(opts.Options)
-			for j := range jobCh {
-				f, ok := w.run(runCtx, j)
-				if !ok {
-					counts.unreceived.Add(-1)
-					counts.held.Add(-1)
-					continue
-				}
-				resCh <- f
-			}
-		})
+		wg.Go(func() { runJobs(runCtx, opts.Options, jobCh, resCh, counts) })
 	}
 	var claimer sync.WaitGroup
 	claimer.Go(func() {
@@ -165,18 +124,7 @@ func Work(ctx context.Context, q Queue, cat Catalog, opts WorkOptions) (Summary,
 	renewDone := make(chan struct{})
 	go func() {
 		defer close(renewDone)
-		t := time.NewTicker(opts.Lease / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-runCtx.Done():
-				return
-			case <-t.C:
-				// A failed renewal is tried again at the next tick; the
-				// lease outlives two failures.
-				q.Renew(runCtx)
-			}
-		}
+		renewLoop(runCtx, q, opts.Lease/3)
 	}()
 	go func() {
 		wg.Wait()
@@ -185,95 +133,18 @@ func Work(ctx context.Context, q Queue, cat Catalog, opts WorkOptions) (Summary,
 
 	// The writer outlives a cancelled ctx: finished runs are kept.
 	wctx := context.WithoutCancel(ctx)
-	var (
-		batch []finished
-		werr  error
-	)
-	flush := func() {
-		if len(batch) == 0 || werr != nil {
-			batch = batch[:0]
-			return
-		}
-		done := make([]db.FinishedWork, len(batch))
-		for i, f := range batch {
-			done[i] = db.FinishedWork{WorkID: f.item.ID, Run: f.run, Points: f.points}
-		}
-		inserted, err := q.Complete(wctx, done)
-		counts.held.Add(-int64(len(batch)))
-		select {
-		case counts.flushed <- struct{}{}:
-		default:
-		}
-		if err != nil {
-			werr = err
-			stop(err) // nothing more can be recorded: stop the workers
-			batch = batch[:0]
-			return
-		}
-		for i, f := range batch {
-			dup := !inserted[i]
-			if dup {
-				sum.Duplicates++
-			} else {
-				sum.Recorded++
-				i, ok := idx[f.config.ID]
-				if !ok {
-					i = len(sum.Configs)
-					idx[f.config.ID] = i
-					sum.Configs = append(sum.Configs, ConfigSummary{Name: f.config.Name})
-				}
-				cs := &sum.Configs[i]
-				cs.Runs++
-				switch f.run.Status {
-				case sudokulab.StatusSolved:
-					cs.Solved++
-					cs.SolvedEvaluations += f.run.Evaluations
-					cs.SolvedGenerations += f.run.Generations
-					if f.run.Nodes != nil {
-						cs.SolvedNodes += *f.run.Nodes
-					}
-				case sudokulab.StatusError:
-					cs.Errors++
-				}
-			}
-			if opts.Progress != nil {
-				opts.Progress.Recorded(Outcome{Run: f.run, Config: f.config, Duplicate: dup})
-			}
-		}
-		batch = batch[:0]
-	}
-	timer := time.NewTimer(opts.BatchDelay)
-	timer.Stop()
-loop:
-	for {
-		select {
-		case f, ok := <-resCh:
-			if !ok {
-				flush()
-				break loop
-			}
-			if len(batch) == 0 {
-				timer.Reset(opts.BatchDelay)
-			}
-			batch = append(batch, f)
-			// Commit when the batch is full, or when no other claimed run
-			// is under way: waiting would only delay the end of the plan.
-			if counts.unreceived.Add(-1) == 0 || len(batch) >= opts.BatchRuns {
-				flush()
-			}
-		case <-timer.C:
-			flush()
-		}
-	}
+	w := &writer{q: q, counts: counts, tally: newTally(opts.Configs), progress: opts.Progress, stop: stop}
+	w.loop(wctx, resCh, opts.BatchRuns, opts.BatchDelay)
 	claimer.Wait()
 	stop(nil)
 	<-renewDone
 	// Hand back what was claimed and not finished, so that others need
 	// not wait for the lease to lapse.
 	rerr := q.Release(wctx)
+	sum := w.tally.sum
 	switch cause := context.Cause(runCtx); {
-	case werr != nil:
-		return sum, fmt.Errorf("record runs: %w", werr)
+	case w.err != nil:
+		return sum, fmt.Errorf("record runs: %w", w.err)
 	case ctx.Err() != nil:
 		return sum, ctx.Err()
 	case cause != nil && !errors.Is(cause, context.Canceled):
@@ -282,6 +153,184 @@ loop:
 		return sum, fmt.Errorf("release unfinished work: %w", rerr)
 	}
 	return sum, nil
+}
+
+// withDefaults returns the options with their zero values replaced by the
+// defaults they document.
+func (o WorkOptions) withDefaults() WorkOptions {
+	if o.Jobs <= 0 {
+		o.Jobs = runtime.NumCPU()
+	}
+	if o.BatchRuns <= 0 {
+		o.BatchRuns = 64
+	}
+	if o.BatchDelay <= 0 {
+		o.BatchDelay = 200 * time.Millisecond
+	}
+	if o.CodeVersion == "" {
+		o.CodeVersion = CodeVersion()
+	}
+	if o.Host == "" {
+		o.Host, _ = os.Hostname()
+	}
+	if o.Lease <= 0 {
+		o.Lease = DefaultLease
+	}
+	if o.Poll <= 0 {
+		o.Poll = time.Second
+	}
+	if o.MaxClaim <= 0 {
+		o.MaxClaim = 256
+	}
+	return o
+}
+
+// runJobs runs jobs one at a time until jobs is closed, handing each
+// finished run to the writer; a run abandoned because ctx was cancelled
+// is only uncounted.
+func runJobs(ctx context.Context, opts Options, jobs <-chan job, results chan<- finished, counts *counts) {
+	w := newWorker(opts)
+	for j := range jobs {
+		f, ok := w.run(ctx, j)
+		if !ok {
+			counts.unreceived.Add(-1)
+			counts.held.Add(-1)
+			continue
+		}
+		results <- f
+	}
+}
+
+// renewLoop renews the lease on the claimed work every period until ctx
+// ends. A failed renewal is tried again at the next tick: the lease
+// outlives two failures.
+func renewLoop(ctx context.Context, q Queue, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			q.Renew(ctx)
+		}
+	}
+}
+
+// writer commits finished runs in batches, each in one transaction with
+// the release of its claims, and counts them.
+type writer struct {
+	q        Queue
+	counts   *counts
+	tally    *tally
+	progress Progress
+	// stop stops the workers when nothing more can be recorded.
+	stop  context.CancelCauseFunc
+	batch []finished
+	// err is the first failed commit; later batches are dropped.
+	err error
+}
+
+// loop takes finished runs until results is closed, committing a batch
+// when it holds size runs, when it is delay old, or when no other claimed
+// run is under way: waiting would only delay the end of the plan.
+func (w *writer) loop(ctx context.Context, results <-chan finished, size int, delay time.Duration) {
+	timer := time.NewTimer(delay)
+	timer.Stop()
+	for {
+		select {
+		case f, ok := <-results:
+			if !ok {
+				w.flush(ctx)
+				return
+			}
+			if len(w.batch) == 0 {
+				timer.Reset(delay)
+			}
+			w.batch = append(w.batch, f)
+			if w.counts.unreceived.Add(-1) == 0 || len(w.batch) >= size {
+				w.flush(ctx)
+			}
+		case <-timer.C:
+			w.flush(ctx)
+		}
+	}
+}
+
+// flush commits the batch and tells the progress about each run.
+func (w *writer) flush(ctx context.Context) {
+	batch := w.batch
+	w.batch = w.batch[:0]
+	if len(batch) == 0 || w.err != nil {
+		return
+	}
+	done := make([]db.FinishedWork, len(batch))
+	for i, f := range batch {
+		done[i] = db.FinishedWork{WorkID: f.item.ID, Run: f.run, Points: f.points}
+	}
+	inserted, err := w.q.Complete(ctx, done)
+	w.counts.held.Add(-int64(len(batch)))
+	select {
+	case w.counts.flushed <- struct{}{}:
+	default:
+	}
+	if err != nil {
+		w.err = err
+		w.stop(err) // nothing more can be recorded: stop the workers
+		return
+	}
+	for i, f := range batch {
+		dup := !inserted[i]
+		w.tally.add(f, dup)
+		if w.progress != nil {
+			w.progress.Recorded(Outcome{Run: f.run, Config: f.config, Duplicate: dup})
+		}
+	}
+}
+
+// tally counts the recorded runs, per configuration in plan order and
+// then in the order first met.
+type tally struct {
+	sum Summary
+	idx map[int64]int
+}
+
+func newTally(configs []Config) *tally {
+	t := &tally{idx: map[int64]int{}}
+	for _, c := range configs {
+		t.idx[c.ID] = len(t.sum.Configs)
+		t.sum.Configs = append(t.sum.Configs, ConfigSummary{Name: c.Name})
+	}
+	return t
+}
+
+// add counts one committed run; dup says another process recorded it
+// first.
+func (t *tally) add(f finished, dup bool) {
+	if dup {
+		t.sum.Duplicates++
+		return
+	}
+	t.sum.Recorded++
+	i, ok := t.idx[f.config.ID]
+	if !ok {
+		i = len(t.sum.Configs)
+		t.idx[f.config.ID] = i
+		t.sum.Configs = append(t.sum.Configs, ConfigSummary{Name: f.config.Name})
+	}
+	cs := &t.sum.Configs[i]
+	cs.Runs++
+	switch f.run.Status {
+	case sudokulab.StatusSolved:
+		cs.Solved++
+		cs.SolvedEvaluations += f.run.Evaluations
+		cs.SolvedGenerations += f.run.Generations
+		if f.run.Nodes != nil {
+			cs.SolvedNodes += *f.run.Nodes
+		}
+	case sudokulab.StatusError:
+		cs.Errors++
+	}
 }
 
 // claimLoop claims work and hands it to the workers until nothing is left
