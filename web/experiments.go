@@ -31,6 +31,9 @@ type progressData struct {
 	Hosts      table  `json:"hosts"`
 	// Totals sums the work columns over the configurations.
 	Totals map[string]int64 `json:"totals"`
+	// Planned is the work planned: pending, running, lapsed, abandoned
+	// and done.
+	Planned int64 `json:"planned"`
 }
 
 // progressColumns are the work columns Totals sums.
@@ -56,6 +59,9 @@ func (s *Server) progressOf(r *http.Request, name string) (progressData, error) 
 				d.Totals[c] += int64(db.Number(row[i]))
 			}
 		}
+	}
+	for _, c := range []string{"pending", "running", "lapsed", "abandoned", "done"} {
+		d.Planned += d.Totals[c]
 	}
 	return d, nil
 }

@@ -12,7 +12,10 @@ import (
 var funcs = template.FuncMap{
 	"cell":   cellText,
 	"isNull": func(v any) bool { return v == nil },
-	"num":    func(v float64) string { return report.Num(v) },
+	// long tells a cell whose text should wrap (a description, a file
+	// name) from the short ones, kept on one line.
+	"long": func(v any) bool { return len(cellText(v)) > 40 },
+	"num":  func(v float64) string { return report.Num(v) },
 	"pctp": func(f *float64) string {
 		if f == nil {
 			return "–"

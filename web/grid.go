@@ -13,7 +13,8 @@ import (
 // gridSVG draws g as an SVG picture of any shape up to 32x32: thin lines
 // between cells, thick ones between boxes, the cells that are givens (set
 // in givens, which may be the zero Grid) shaded and bold, and the cells
-// in conflicts marked. Styles come from the stylesheet (the
+// in conflicts marked (a given in conflict stays shaded as a given).
+// Styles come from the stylesheet (the
 // Content-Security-Policy forbids inline ones), classes only here.
 func gridSVG(g, givens sudokulab.Grid, conflicts []sudokulab.Conflict, label string) template.HTML {
 	n := g.N()
@@ -30,16 +31,20 @@ func gridSVG(g, givens sudokulab.Grid, conflicts []sudokulab.Conflict, label str
 		bad[c.A], bad[c.B] = true, true
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="grid" xmlns="http://www.w3.org/2000/svg" viewBox="-2 -2 %d %d" role="img" aria-label="%s">`,
-		side+4, side+4, template.HTMLEscapeString(label))
+	size := "grid"
+	if n > 9 {
+		size = "grid large"
+	}
+	fmt.Fprintf(&b, `<svg class="%s" xmlns="http://www.w3.org/2000/svg" viewBox="-2 -2 %d %d" role="img" aria-label="%s">`,
+		size, side+4, side+4, template.HTMLEscapeString(label))
 	for i, v := range g.Cells {
 		x, y := i%n*cell, i/n*cell
 		class := "cell"
-		switch {
-		case bad[i]:
-			class = "cell conflict"
-		case givens.Cells != nil && givens.Cells[i] != 0:
-			class = "cell given"
+		if givens.Cells != nil && givens.Cells[i] != 0 {
+			class += " given"
+		}
+		if bad[i] {
+			class += " conflict"
 		}
 		fmt.Fprintf(&b, `<rect class="%s" x="%d" y="%d" width="%d" height="%d"/>`, class, x, y, cell, cell)
 		if v != 0 {

@@ -195,6 +195,9 @@ func (s *Server) puzzles(r *http.Request) (view, error) {
 			raters[r] = true
 		}
 	}
+	if r, ok := strings.CutPrefix(d.Sort, "rating:"); ok {
+		raters[r] = true // the column sorted by, even when this page has none of its ratings
+	}
 	for r := range raters {
 		d.Raters = append(d.Raters, r)
 	}

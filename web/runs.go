@@ -2,9 +2,12 @@ package web
 
 import (
 	"bytes"
+	"encoding/json"
 	"html/template"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 
 	"sudokulab"
 	"sudokulab/db"
@@ -44,6 +47,25 @@ type runData struct {
 	Conflicts          []sudokulab.Conflict `json:"conflicts"`
 	Points             int                  `json:"trajectory_points"`
 	FinalSVG           template.HTML        `json:"-"`
+	ParamList          []param              `json:"-"`
+}
+
+// param is one parameter of a configuration, as the run page lists it.
+type param struct{ Name, Value string }
+
+// paramsOf lists the parameters of a canonical JSON object, sorted by
+// name; nil when the text is no JSON object.
+func paramsOf(params string) []param {
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(params), &m) != nil {
+		return nil
+	}
+	out := make([]param, 0, len(m))
+	for k, v := range m {
+		out = append(out, param{k, string(v)})
+	}
+	slices.SortFunc(out, func(a, b param) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 func (s *Server) run(r *http.Request) (view, error) {
@@ -70,7 +92,7 @@ func (s *Server) run(r *http.Request) (view, error) {
 		BestCost: run.BestCost, WallSeconds: run.WallSeconds, CPUSeconds: run.CPUSeconds,
 		PrefilterRevisions: run.PrefilterRevisions, Nodes: run.Nodes, Guesses: run.Guesses, Error: run.Error,
 		CodeVersion: run.CodeVersion, Host: run.Host, StartedAt: db.FormatTime(run.StartedAt), FinishedAt: db.FormatTime(run.FinishedAt),
-		Conflicts: []sudokulab.Conflict{}}
+		Conflicts: []sudokulab.Conflict{}, ParamList: paramsOf(c.Params)}
 	if run.ExperimentID != 0 {
 		if d.Experiment, err = db.ExperimentName(ctx, s.db, run.ExperimentID); err != nil {
 			return view{}, err

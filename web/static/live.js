@@ -41,6 +41,8 @@
           var el = box.querySelector('[data-total="' + k + '"]');
           if (el) { el.textContent = d.totals[k]; }
         });
+        var bar = box.querySelector("progress");
+        if (bar) { bar.max = d.planned; bar.value = d.totals.done || 0; }
         fill("configs", d.configs);
         fill("hosts", d.hosts);
         if (live) { live.hidden = false; }
