@@ -2,6 +2,7 @@ package plots
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"slices"
 
@@ -79,15 +80,8 @@ func ECDF(d ECDFData, o Options) (*Figure, error) {
 	var legend []legendEntry
 	for i, r := range series {
 		c := seriesColor(i)
-		steps, fs := r.Steps()
-		pts := plotter.XYs{}
-		if len(steps) == 0 || steps[0] > 0 {
-			pts = append(pts, plotter.XY{X: 0, Y: 0})
-		}
-		for j := range steps {
-			pts = append(pts, plotter.XY{X: steps[j], Y: fs[j]})
-		}
-		pts = append(pts, plotter.XY{X: end, Y: pts[len(pts)-1].Y})
+		steps, _ := r.Steps()
+		pts := r.stepPoints(end)
 		var bandColor = translucent(c, 45)
 		if resamples > 0 && len(steps) > 0 {
 			at := bandBudgets(steps)
@@ -102,13 +96,10 @@ func ECDF(d ECDFData, o Options) (*Figure, error) {
 		} else {
 			bandColor = nil
 		}
-		line, err := plotter.NewLine(xy(pts, mx, axisMap{}))
+		line, err := stepLine(xy(pts, mx, axisMap{}), c)
 		if err != nil {
 			return nil, err
 		}
-		line.Color = c
-		line.Width = vg.Points(1.5)
-		line.StepStyle = plotter.PostStep
 		p.Add(line)
 		legend = append(legend, legendEntry{
 			text:  fmt.Sprintf("%s (%d/%d solved)", r.Config, len(r.Hits), r.Runs),
@@ -145,4 +136,31 @@ func stepBand(xs, lo, hi []float64, end float64, mx axisMap) (*plotter.Polygon, 
 		}
 	}
 	return plotter.NewPolygon(xy(pts, mx, axisMap{}))
+}
+
+// stepPoints returns the corners of r's ECDF as a step line from budget 0
+// (at 0 unless runs hit there) to end, where it holds its last height.
+func (r RunTimes) stepPoints(end float64) plotter.XYs {
+	steps, fs := r.Steps()
+	pts := plotter.XYs{}
+	if len(steps) == 0 || steps[0] > 0 {
+		pts = append(pts, plotter.XY{X: 0, Y: 0})
+	}
+	for j := range steps {
+		pts = append(pts, plotter.XY{X: steps[j], Y: fs[j]})
+	}
+	return append(pts, plotter.XY{X: end, Y: pts[len(pts)-1].Y})
+}
+
+// stepLine returns the line of a series drawn as steps (each value held
+// until the next), in colour c.
+func stepLine(pts plotter.XYs, c color.Color) (*plotter.Line, error) {
+	line, err := plotter.NewLine(pts)
+	if err != nil {
+		return nil, err
+	}
+	line.Color = c
+	line.Width = vg.Points(1.5)
+	line.StepStyle = plotter.PostStep
+	return line, nil
 }

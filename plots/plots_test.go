@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	_ "image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,7 +80,35 @@ func figures(t *testing.T) map[string]*plots.Figure {
 	ert.LogY = true
 	f, err = plots.ERTPlot(plots.ERTData{Runs: fixture(), XLabel: "generations", PerPanel: true}, ert)
 	add("ert", f, err)
+	f, err = plots.CDDiagram(demsarCD(), small)
+	add("cd", f, err)
+	f, err = plots.PerformanceProfile(profileFixture(), small)
+	add("profile", f, err)
+	f, err = plots.AggregatedECDF(plots.AggECDFData{Runs: fixture(), XLabel: "generations"}, small)
+	add("aggecdf", f, err)
 	return out
+}
+
+// demsarCD is the example of Demšar (2006), section 3.2.2 and Figure 1(a):
+// four C4.5 variants over 14 data sets, mean ranks of its Table 6, CD 1.25
+// at alpha 0.05.
+func demsarCD() plots.CDData {
+	return plots.CDData{
+		Configs:   []string{"C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"},
+		MeanRanks: []float64{3.143, 2.000, 2.893, 1.964},
+		CD:        1.25, Alpha: 0.05, Puzzles: 14, Measure: "AUC",
+	}
+}
+
+// profileFixture: three configurations on four puzzles; "never" solves
+// only the first.
+func profileFixture() plots.ProfileData {
+	inf := math.Inf(1)
+	return plots.ProfileData{
+		Configs: []string{"fast", "steady", "never"},
+		Costs:   [][]float64{{10, 100, 0, 50}, {20, 100, 3, 25}, {40, inf, inf, inf}},
+		Measure: "ERT in evaluations", Shift: 1,
+	}
 }
 
 // TestGolden compares the SVG of every kind of picture with its golden
@@ -123,6 +152,9 @@ func TestContent(t *testing.T) {
 		{"ecdf", []string{"ga (4/6 solved)", "cuckoo (0/4 solved)", "95 % bootstrap band (200 resamples)", "budget 50000"}},
 		{"success", []string{"0/20", "7/20", "20/20", "95 % Wilson interval", "tabu (18/40 solved)"}},
 		{"ert", []string{"ERT (generations)", "target cost"}},
+		{"cd", []string{"C4.5+m+cf (1.96)", "C4.5 (3.14)", "CD = 1.25", "4 configurations, 14 puzzles", "mean rank by AUC"}},
+		{"profile", []string{"fast (best on 75 %)", "steady (best on 50 %)", "never (best on 0 %)", "ratios of cost + 1", "ERT in evaluations over the best"}},
+		{"aggecdf", []string{"tabu-ac3 (area", "ga (area", "fraction of (run, target) pairs reached", "generations"}},
 	}
 	for _, tt := range tests {
 		var buf bytes.Buffer

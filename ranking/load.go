@@ -13,7 +13,8 @@ import (
 
 // Compute reads the runs sel chooses from d and ranks their
 // configurations: those sel.Configs names, in that order, or without any
-// every configuration with runs in the selection, by name.
+// every configuration with runs in the selection (of the experiment, or
+// of the whole lab), by name.
 func Compute(ctx context.Context, d *db.DB, sel db.RunSelection, o Options) (*Result, error) {
 	runs, configs, unit, note, err := Load(ctx, d, sel, o)
 	if err != nil {
@@ -51,9 +52,6 @@ func Load(ctx context.Context, d *db.DB, sel db.RunSelection, o Options) (runs [
 			return nil, nil, "", "", sudokulab.Errorf(sudokulab.EINVALID, "compare: --config %s twice: name different configurations", c)
 		}
 	}
-	if len(sel.Configs) == 0 && sel.Experiment == "" {
-		return nil, nil, "", "", sudokulab.Errorf(sudokulab.EINVALID, "compare needs --config twice or more, or an --experiment whose configurations to rank")
-	}
 	read, err := d.RankingRuns(ctx, sel)
 	if err != nil {
 		return nil, nil, "", "", fmt.Errorf("compare: %w", err)
@@ -76,7 +74,7 @@ func Load(ctx context.Context, d *db.DB, sel db.RunSelection, o Options) (runs [
 		}
 	}
 	if len(configs) < 2 {
-		return nil, nil, "", "", sudokulab.Errorf(sudokulab.EINVALID, "compare: experiment %q has runs of %d configuration(s): nothing to rank", sel.Experiment, len(configs))
+		return nil, nil, "", "", sudokulab.Errorf(sudokulab.EINVALID, "compare: the runs chosen (--experiment %q --where %q) are of %d configuration(s): nothing to rank", sel.Experiment, sel.Where, len(configs))
 	}
 	switch {
 	case o.Measure == Success:

@@ -141,6 +141,11 @@ type Result struct {
 	// configuration has a score. Incomplete counts the puzzles left out
 	// because some configuration has no run (or no timed run) there.
 	Puzzles, Incomplete int
+	// PuzzleIDs are the puzzles ranked, by id, and Scores[i][j] is
+	// configuration j's (of Configs) score on the i-th, oriented so that
+	// lower is better: the success rate negated, ERT or PAR-k as they are.
+	PuzzleIDs []int64
+	Scores    [][]float64
 	// Friedman is Friedman's test over the puzzles ranked; FF and FFP are
 	// Iman and Davenport's F and its p-value.
 	Friedman stats.FriedmanResult
@@ -215,8 +220,10 @@ func Analyze(runs []Run, configs []string, unit string, o Options) *Result {
 		}
 		scores = append(scores, row)
 		kept = append(kept, byPuzzle[id])
+		res.PuzzleIDs = append(res.PuzzleIDs, id)
 	}
 	res.Puzzles = len(scores)
+	res.Scores = scores
 	res.Friedman = stats.Friedman(scores)
 	if len(res.Friedman.MeanRanks) != k { // no puzzle ranked
 		res.Friedman.MeanRanks = make([]float64, k)
@@ -461,15 +468,22 @@ func (r *Result) PairTable() db.Table {
 	return t
 }
 
+// Measure names what the configurations were ranked by, with its unit:
+// "success rate", "ERT in evaluations", "PAR10 in cpu seconds".
+func (r *Result) Measure() string {
+	switch r.Options.Measure {
+	case Success:
+		return "success rate"
+	case PAR:
+		return "PAR" + strconv.FormatFloat(r.Options.ParK, 'g', -1, 64) + " in cpu seconds"
+	}
+	return "ERT in " + r.Unit
+}
+
 // Summary says in one line what was ranked and what the omnibus test
 // found.
 func (r *Result) Summary() string {
-	what := map[Measure]string{
-		Success: "success rate",
-		ERT:     "ERT in " + r.Unit,
-		PAR:     "PAR" + strconv.FormatFloat(r.Options.ParK, 'g', -1, 64) + " in cpu seconds",
-	}[r.Options.Measure]
-	s := fmt.Sprintf("%d configurations ranked by %s on %d puzzles", len(r.Configs), what, r.Puzzles)
+	s := fmt.Sprintf("%d configurations ranked by %s on %d puzzles", len(r.Configs), r.Measure(), r.Puzzles)
 	if r.Incomplete > 0 {
 		s += fmt.Sprintf(" (%d more left out: not every configuration has a score there)", r.Incomplete)
 	}

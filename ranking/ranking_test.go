@@ -269,7 +269,6 @@ func TestComputeBackends(t *testing.T) {
 			}{
 				{db.RunSelection{Configs: []string{"t1"}}, sudokulab.EINVALID},
 				{db.RunSelection{Configs: []string{"t1", "t1"}}, sudokulab.EINVALID},
-				{db.RunSelection{}, sudokulab.EINVALID},
 				{db.RunSelection{Configs: []string{"t1", "nope"}}, sudokulab.ENOTFOUND},
 				{db.RunSelection{Experiment: "nope"}, sudokulab.ENOTFOUND},
 				{db.RunSelection{Configs: []string{"t1", "t2"}, Where: "id = 99"}, sudokulab.ENOTFOUND},

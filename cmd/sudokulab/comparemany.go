@@ -56,6 +56,9 @@ func (r *rankingFlags) asked(cmd *cobra.Command) bool {
 
 // runRanking ranks the configurations compare was given.
 func runRanking(ctx context.Context, cmd *cobra.Command, o *compareOptions) error {
+	if len(o.configs) == 0 && o.experiment == "" {
+		return sudokulab.Errorf(sudokulab.EINVALID, "compare needs --config twice or more, or an --experiment whose configurations to rank")
+	}
 	measure, err := ranking.ParseMeasure(o.ranking.measure)
 	if err != nil {
 		return err

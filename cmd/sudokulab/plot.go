@@ -16,6 +16,7 @@ import (
 	"sudokulab/compare"
 	"sudokulab/db"
 	"sudokulab/plots"
+	"sudokulab/ranking"
 )
 
 // plotOptions are the flags of `plot` and its subcommands. A command that
@@ -40,6 +41,7 @@ type plotOptions struct {
 	level                float64
 	rater, by            string
 	readings, paper      string // scoreboard
+	rank                 rankPlotFlags
 
 	// axisAsked is true when --x was given: an axis on which the
 	// configurations' efforts do not compare is then refused, not
@@ -67,7 +69,7 @@ const (
 
 func newPlotCmd(opts *options) *cobra.Command {
 	o := &plotOptions{options: opts}
-	cmd := groupCmd("plot", "Draw convergence, runtime ECDF, success or ERT pictures as SVG, PNG or PDF",
+	cmd := groupCmd("plot", "Draw convergence, runtime ECDF, success, ERT and ranking pictures as SVG, PNG or PDF",
 		o.sub(plotConvergence, "Median best cost against generations, evaluations or seconds, one panel per puzzle",
 			`convergence draws, for each configuration, the median over its runs of the
 best cost reached within each budget (--x generations, evaluations or
@@ -121,6 +123,31 @@ configurations may stand for a cell (paper, readings or all). --config,
 --where and --runs-where do not apply.`,
 			`  sudokulab plot scoreboard -o scoreboard.png
   sudokulab plot scoreboard --paper nb-coin --readings all -o nbcoin.svg`),
+		o.sub(plotCD, "Critical-difference diagram of many configurations' mean ranks (Demšar 2006)",
+			`cd ranks the selected configurations as compare does with many --config
+(--measure ert, success or par; --time; --par-k) and draws Demšar's
+critical-difference diagram: their mean ranks over the puzzles on an axis
+(1, the best, on the left), Nemenyi's critical difference at --alpha, and
+bars joining the groups that do not differ significantly. Every
+configuration is drawn. Without --time, efforts counted in different units
+are ranked on CPU seconds, as the note says.`,
+			`  sudokulab plot cd --experiment tuning -o cd.svg
+  sudokulab plot cd --config A --config B --config C --measure par -o cd.png`),
+		o.sub(plotProfile, "Performance profiles (Dolan-Moré): share of puzzles within a factor of the best",
+			`profile draws Dolan and Moré's performance profiles of the selected
+configurations' scores per puzzle, as compare ranks them (--measure ert or
+par, --time): for each factor tau, the share of puzzles on which a
+configuration is within tau times the best. Counts of evaluations or nodes
+get 1 added so that a puzzle solved at 0 counts.`,
+			`  sudokulab plot profile --experiment tuning --time cpu -o profile.svg`),
+		o.sub(plotAggECDF, "Runtime ECDF aggregated over puzzles and cost targets, with its area (as COCO's cocopp)",
+			`aggecdf draws, per configuration, the fraction of its (run, target) pairs
+reached within each budget (--x evaluations, generations or seconds), over
+every puzzle and a range of cost targets per puzzle (0, and 1/2, 1/4, ...
+of the puzzle's median starting cost), read from the trajectory points, as
+COCO's cocopp aggregates runtime distributions; the legend gives the area
+under each curve on the log budget axis, the configurations ordered by it.`,
+			`  sudokulab plot aggecdf --experiment tuning -o aggecdf.svg`),
 	)
 	f := cmd.PersistentFlags()
 	f.StringArrayVar(&o.configs, "config", nil, "draw this configuration (repeatable, at most 12; default: the 12 best by success of those with runs)")
@@ -167,6 +194,13 @@ func (o *plotOptions) sub(kind, short, long, example string) *cobra.Command {
 	case plotScoreboard:
 		f.StringVar(&o.readings, "readings", "readings", "the configurations that may stand for a cell: paper, readings or all")
 		f.StringVar(&o.paper, "paper", "", "only the cells of this paper: reseda, sato-inoue, nb-coin, soto-cuckoo or franco")
+	case plotCD, plotProfile:
+		f.StringVar(&o.rank.measure, "measure", string(ranking.ERT), "rank by ert, success or par (profile: ert or par)")
+		f.StringVar(&o.rank.time, "time", string(compare.Evaluations), "ERT in evaluations (the solver's effort), seconds or cpu")
+		f.Float64Var(&o.rank.parK, "par-k", ranking.DefaultParK, "with --measure par: the penalty factor k of PAR-k")
+		f.Float64Var(&o.rank.alpha, "alpha", ranking.DefaultAlpha, "significance level of the critical difference")
+	case plotAggECDF:
+		f.StringVar(&o.rank.aggX, "x", "evaluations", "budget axis: evaluations, generations or seconds")
 	case plotERT:
 		f.StringVar(&o.ertX, "x", "evaluations", "running time counted in evaluations, generations or seconds")
 		f.BoolVar(&o.ertLogY, "log-y", true, "ERT on a log scale (0 kept)")
@@ -195,6 +229,7 @@ func runPlot(ctx context.Context, cmd *cobra.Command, o *plotOptions, kind strin
 	defer d.Close()
 	o.warn = cmd.ErrOrStderr()
 	o.axisAsked = cmd.Flags().Changed("x") || cmd.Flags().Changed("axis")
+	o.rank.timeAsked = cmd.Flags().Changed("time")
 	fig, err := plotFigure(ctx, d, kind, o)
 	if err != nil {
 		return err
@@ -243,8 +278,10 @@ func (o *plotOptions) check(kind string) error {
 		if err == nil && (len(o.configs) > 0 || o.where != "" || o.runsWhere != "") {
 			err = sudokulab.Errorf(sudokulab.EINVALID, "plot scoreboard takes no --config, --where or --runs-where: its cells are the published ones (use --paper, --readings or --experiment)")
 		}
+	case plotCD, plotProfile, plotAggECDF:
+		err = o.checkRanking(kind)
 	default:
-		err = sudokulab.Errorf(sudokulab.EINVALID, "plot %q: want convergence, ecdf, success, ert or scoreboard", kind)
+		err = sudokulab.Errorf(sudokulab.EINVALID, "plot %q: want convergence, ecdf, success, ert, scoreboard, cd, profile or aggecdf", kind)
 	}
 	if err != nil {
 		return err
@@ -255,7 +292,7 @@ func (o *plotOptions) check(kind string) error {
 	if o.top < 1 || o.top > plots.MaxSeries {
 		return sudokulab.Errorf(sudokulab.EINVALID, "--top %d: want 1 to %d, as many configurations as can be told apart", o.top, plots.MaxSeries)
 	}
-	if len(o.configs) > plots.MaxSeries {
+	if len(o.configs) > plots.MaxSeries && kind != plotCD {
 		return sudokulab.Errorf(sudokulab.EINVALID, "%d configurations named with --config: no more than %d can be told apart in one picture; name fewer, or leave --config out for the %d best by success",
 			len(o.configs), plots.MaxSeries, plots.MaxSeries)
 	}
@@ -392,6 +429,12 @@ func plotFigure(ctx context.Context, d *db.DB, kind string, o *plotOptions) (*pl
 		return o.success(ctx, d)
 	case plotERT:
 		return o.ert(ctx, d)
+	case plotCD:
+		return o.cdDiagram(ctx, d)
+	case plotProfile:
+		return o.profile(ctx, d)
+	case plotAggECDF:
+		return o.aggECDF(ctx, d)
 	}
 	return nil, o.check(kind)
 }
