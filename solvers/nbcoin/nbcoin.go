@@ -2,7 +2,6 @@ package nbcoin
 
 import (
 	"context"
-	"errors"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -422,22 +421,9 @@ func nthBit(x uint32, j int) int {
 
 // costOf returns the cost of a full grid: the symbols missing from its
 // rows, columns and boxes, which is 2N^2 minus Sato and Inoue's fitness
-// when the boxes are permutations.
-func (e *engine) costOf(g []uint8) int {
-	n, geo, m := e.n, e.geo, e.masks
-	clear(m)
-	for i, v := range g {
-		bit := uint32(1) << (v - 1)
-		m[geo.Row[i]] |= bit
-		m[n+geo.Col[i]] |= bit
-		m[2*n+geo.Box[i]] |= bit
-	}
-	missing := 3 * n * n
-	for _, x := range m {
-		missing -= bits.OnesCount32(x)
-	}
-	return missing
-}
+// when the boxes are permutations. It leaves the grid's unit masks in
+// e.masks.
+func (e *engine) costOf(g []uint8) int { return model.Cost(e.geo, e.masks, g) }
 
 // evaluate returns the cost of grid j of the population and, with
 // credit=box, records its box-local costs in boxCost.
@@ -638,43 +624,15 @@ func (e *engine) convergence() float64 {
 	return r
 }
 
-// infeasible is the result for a puzzle the prefilter proved to have no
-// solution: unsolved at once, with each box filled as a random permutation
-// of the symbols its givens lack, and that grid's cost (one evaluation, no
-// generation).
-func (s *solver) infeasible(puzzle sudokulab.Grid, rng *rand.Rand) sudokulab.Result {
-	s.e.prepare(puzzle.Shape, s.set)
-	d := ac3.Unfiltered(puzzle)
-	g := append([]uint8(nil), puzzle.Cells...)
-	n := s.e.n
-	for b := range n {
-		d.FillUnit(g, 2*n+b, rng)
-	}
-	return sudokulab.Result{
-		Grid:        sudokulab.Grid{Shape: puzzle.Shape, Cells: g},
-		Cost:        s.e.costOf(g),
-		Status:      sudokulab.StatusUnsolved,
-		Evaluations: 1,
-	}
-}
-
 // Solve implements sudokulab.Solver: generations of sampling, ranking and
 // learning until a grid is solved, the budget is spent or ctx is done.
 func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudokulab.Budget, rng *rand.Rand, obs sudokulab.Observer) (sudokulab.Result, error) {
-	if err := puzzle.Shape.Validate(); err != nil {
-		return sudokulab.Result{}, sudokulab.WrapError(sudokulab.EINVALID, err, "nb-coin")
-	}
-	if len(puzzle.Cells) != puzzle.Shape.Cells() {
-		return sudokulab.Result{}, sudokulab.Errorf(sudokulab.EINVALID, "nb-coin: %d cells for a %s grid", len(puzzle.Cells), puzzle.Shape)
-	}
-	d, pst, err := ac3.Apply(s.set.prefilter, puzzle)
+	d, pst, infeasible, err := model.Start("nb-coin", s.set.prefilter, puzzle, rng)
 	switch {
-	case errors.Is(err, ac3.ErrNoSolution):
-		res := s.infeasible(puzzle, rng)
-		res.PrefilterRevisions = int64(pst.Revisions)
-		return res, nil
 	case err != nil:
 		return sudokulab.Result{}, err
+	case infeasible != nil:
+		return *infeasible, nil
 	}
 	e := &s.e
 	e.prepare(puzzle.Shape, s.set)

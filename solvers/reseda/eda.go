@@ -354,21 +354,7 @@ func pick(rng *rand.Rand, row []float64, avail uint32, sum float64) int {
 
 // costOf returns the cost of a full grid: the symbols missing from its rows,
 // columns and boxes (sudokulab.Missing.Total), from unit bit masks.
-func (e *engine) costOf(g []uint8) int {
-	n, geo, m := e.n, e.geo, e.masks
-	clear(m)
-	for i, v := range g {
-		bit := uint32(1) << (v - 1)
-		m[geo.Row[i]] |= bit
-		m[n+geo.Col[i]] |= bit
-		m[2*n+geo.Box[i]] |= bit
-	}
-	missing := 3 * n * n
-	for _, x := range m {
-		missing -= bits.OnesCount32(x)
-	}
-	return missing
-}
+func (e *engine) costOf(g []uint8) int { return model.Cost(e.geo, e.masks, g) }
 
 // selectBest fills sel with the indices of the Q1 samples kept (section
 // 2.2): the lowest costs, earlier samples first among equals, or the best

@@ -2,11 +2,11 @@ package reseda
 
 import (
 	"context"
-	"errors"
 	"math/rand/v2"
 
 	"sudokulab"
 	"sudokulab/solvers/ac3"
+	"sudokulab/solvers/internal/model"
 )
 
 // solver is RESEDA with its parameters fixed. It keeps its buffers from one
@@ -51,20 +51,12 @@ type search struct {
 // partial restarts) follow one another until a sample solves the puzzle,
 // the attempts or the budget run out, or ctx is done.
 func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudokulab.Budget, rng *rand.Rand, obs sudokulab.Observer) (sudokulab.Result, error) {
-	if err := puzzle.Shape.Validate(); err != nil {
-		return sudokulab.Result{}, sudokulab.WrapError(sudokulab.EINVALID, err, "reseda")
-	}
-	if len(puzzle.Cells) != puzzle.Shape.Cells() {
-		return sudokulab.Result{}, sudokulab.Errorf(sudokulab.EINVALID, "reseda: %d cells for a %s grid", len(puzzle.Cells), puzzle.Shape)
-	}
-	d, pst, err := ac3.Apply(s.set.prefilter, puzzle)
+	d, pst, infeasible, err := model.Start("reseda", s.set.prefilter, puzzle, rng)
 	switch {
-	case errors.Is(err, ac3.ErrNoSolution):
-		res := s.infeasible(puzzle, rng)
-		res.PrefilterRevisions = int64(pst.Revisions)
-		return res, nil
 	case err != nil:
 		return sudokulab.Result{}, err
+	case infeasible != nil:
+		return *infeasible, nil
 	}
 	// Cells the prefilter fixed count as givens; with prefilter none the
 	// grid is the puzzle.
@@ -100,26 +92,6 @@ func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudoku
 		PrefilterRevisions: int64(pst.Revisions),
 	}
 	return res, nil
-}
-
-// infeasible is the result for a puzzle the prefilter proved to have no
-// solution: unsolved at once, with each box filled as a random permutation
-// of the symbols its givens lack, and that grid's cost (one evaluation, no
-// generation).
-func (s *solver) infeasible(puzzle sudokulab.Grid, rng *rand.Rand) sudokulab.Result {
-	s.prepare(puzzle.Shape, nil)
-	d := ac3.Unfiltered(puzzle)
-	g := append([]uint8(nil), puzzle.Cells...)
-	n := s.e.n
-	for b := range n {
-		d.FillUnit(g, 2*n+b, rng)
-	}
-	return sudokulab.Result{
-		Grid:        sudokulab.Grid{Shape: puzzle.Shape, Cells: g},
-		Cost:        s.e.costOf(g),
-		Status:      sudokulab.StatusUnsolved,
-		Evaluations: 1,
-	}
 }
 
 // prepare sizes the buffers.
