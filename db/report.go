@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/jmoiron/sqlx"
 )
@@ -185,33 +184,7 @@ func ExperimentHosts(ctx context.Context, x sqlx.ExtContext, name string) (Table
 // RunTable lists runs from the view run_results that match the SQL
 // predicate where (empty: all), newest first, at most limit (0: all).
 func RunTable(ctx context.Context, x sqlx.ExtContext, where string, limit int) (Table, error) {
-	q := `SELECT id, experiment, config, puzzle_id, seed, status, generations, effort, effort_unit, restarts, best_cost, wall_seconds, cpu_seconds, finished_at FROM run_results`
-	if strings.TrimSpace(where) != "" {
-		if err := checkPredicate(where); err != nil {
-			return Table{}, err
-		}
-		q += " WHERE (" + where + "\n)"
-	}
-	q += " ORDER BY id DESC"
-	if limit > 0 {
-		q += " LIMIT " + strconv.Itoa(limit)
-	}
-	x, ctx, release, err := readOnlyExt(ctx, x)
-	if err != nil {
-		return Table{}, err
-	}
-	defer release()
-	// No placeholders, so no Rebind: a '?' in the predicate is the user's.
-	rows, err := x.QueryxContext(ctx, q)
-	if err != nil {
-		return Table{}, userSQLError(ctx, err)
-	}
-	defer rows.Close()
-	t, err := scanTable(rows)
-	if err != nil {
-		return t, userSQLError(ctx, err)
-	}
-	return t, nil
+	return RunList(RunSelection{RunsWhere: where}, limit)(ctx, x)
 }
 
 // ExperimentConfigRuns counts the runs one configuration holds in an

@@ -94,9 +94,12 @@ func RequireSelected(ctx context.Context, x sqlx.ExtContext, s RunSelection) err
 // comments as PostgreSQL reads them, so that a '?' a person wrote in a
 // predicate's string or a canned query's comment stays text. SQLite
 // takes '?' itself.
-func (d *DB) rebind(query string) string {
-	if d.dialect != &postgresDialect {
-		return d.Rebind(query)
+func (d *DB) rebind(query string) string { return rebindOutside(d, query) }
+
+// rebindOutside is DB.rebind for x, a pool, connection or transaction.
+func rebindOutside(x sqlx.ExtContext, query string) string {
+	if sqlx.BindType(x.DriverName()) != sqlx.DOLLAR {
+		return x.Rebind(query)
 	}
 	var at []int
 	reason := predicateReader{engine: "PostgreSQL", pg: true}.scan(query, func(t token, i int) string {
@@ -106,7 +109,7 @@ func (d *DB) rebind(query string) string {
 		return ""
 	})
 	if reason != "" {
-		return d.Rebind(query) // the database will say what is wrong
+		return x.Rebind(query) // the database will say what is wrong
 	}
 	var b strings.Builder
 	last := 0
@@ -117,4 +120,42 @@ func (d *DB) rebind(query string) string {
 	}
 	b.WriteString(query[last:])
 	return b.String()
+}
+
+// RunList is the report of `runs list`: the runs sel selects, newest
+// first, at most limit of them (0: all), with the columns RunTable has.
+// The experiment and configurations it names must exist (ENOTFOUND).
+func RunList(sel RunSelection, limit int) Report {
+	return func(ctx context.Context, x sqlx.ExtContext) (Table, error) {
+		if err := sel.Check(); err != nil {
+			return Table{}, err
+		}
+		if err := RequireSelected(ctx, x, sel); err != nil {
+			return Table{}, err
+		}
+		cond, args := sel.Condition()
+		q := `SELECT r.id, r.experiment, r.config, r.puzzle_id, r.seed, r.status, r.generations, r.effort, r.effort_unit,
+		        r.restarts, r.best_cost, r.wall_seconds, r.cpu_seconds, r.finished_at
+		FROM run_results r
+		WHERE ` + cond + `
+		ORDER BY r.id DESC`
+		if limit > 0 {
+			q += " LIMIT " + strconv.Itoa(limit)
+		}
+		x, ctx, release, err := readOnlyExt(ctx, x)
+		if err != nil {
+			return Table{}, err
+		}
+		defer release()
+		rows, err := x.QueryxContext(ctx, rebindOutside(x, q), args...)
+		if err != nil {
+			return Table{}, userSQLError(ctx, err)
+		}
+		defer rows.Close()
+		t, err := scanTable(rows)
+		if err != nil {
+			return t, userSQLError(ctx, err)
+		}
+		return t, nil
+	}
 }

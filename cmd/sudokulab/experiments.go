@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sudokulab"
 	"sudokulab/db"
 )
 
@@ -38,12 +37,9 @@ workers holding its runs now.`,
 				return err
 			}
 			if len(t.Rows) == 0 {
-				var n int
-				if err := d.GetContext(cmd.Context(), &n, d.Rebind("SELECT count(*) FROM experiments WHERE name = ?"), args[0]); err != nil {
+				// Nothing planned: say so unless there is no such experiment.
+				if _, err := db.ExperimentID(cmd.Context(), d, args[0]); err != nil {
 					return err
-				}
-				if n == 0 {
-					return sudokulab.Errorf(sudokulab.ENOTFOUND, "no experiment called %q (see sudokulab experiments list)", args[0])
 				}
 			}
 			hosts, err := db.ExperimentHosts(cmd.Context(), d, args[0])

@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/spf13/cobra"
 
 	"sudokulab"
@@ -33,13 +31,11 @@ over the view run_results, one row per run; see docs/schema.md).`,
   sudokulab runs list --where "collection = 'sato-inoue-2010'" --runs-where "wall_seconds > 1"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return opts.printReport(cmd, func(ctx context.Context, x sqlx.ExtContext) (db.Table, error) {
-				pred, err := lo.predicate(ctx, x)
-				if err != nil {
-					return db.Table{}, err
-				}
-				return db.RunTable(ctx, x, pred, lo.limit)
-			})
+			sel, err := lo.selection()
+			if err != nil {
+				return err
+			}
+			return opts.printReport(cmd, db.RunList(sel, lo.limit))
 		},
 	}
 	list.Flags().StringVar(&lo.where, "where", "", "only runs on puzzles matching this "+whereHelp)
@@ -76,10 +72,11 @@ func runRunsShow(ctx context.Context, cmd *cobra.Command, o *options, id int64) 
 	if err != nil {
 		return err
 	}
-	var config string
-	if err := d.GetContext(ctx, &config, d.Rebind("SELECT name FROM configs WHERE id = ?"), r.ConfigID); err != nil {
+	c, err := db.GetConfigByID(ctx, d, r.ConfigID)
+	if err != nil {
 		return err
 	}
+	config := c.Name
 	points, err := db.RunTrajectory(ctx, d, id)
 	if err != nil {
 		return err
@@ -149,45 +146,17 @@ func nullID(id int64) any {
 	return id
 }
 
-// predicate returns the predicate over run_results that selects the runs
-// the flags ask for; a named experiment or configuration that does not
-// exist is an ENOTFOUND error.
-func (o *runsListOptions) predicate(ctx context.Context, x sqlx.ExtContext) (string, error) {
-	var preds []string
-	for _, named := range []struct{ what, table, name string }{
-		{"experiment", "experiments", o.experiment}, {"configuration", "configs", o.config},
-	} {
-		if named.name == "" {
-			continue
-		}
-		if err := db.MustExist(ctx, x, named.table, named.what, named.name); err != nil {
-			return "", err
-		}
-	}
-	if o.experiment != "" {
-		preds = append(preds, "experiment = "+sqlString(o.experiment))
-	}
-	if o.config != "" {
-		preds = append(preds, "config = "+sqlString(o.config))
-	}
+// selection returns the runs the flags ask for, its predicates checked
+// (an error names the flag).
+func (o *runsListOptions) selection() (db.RunSelection, error) {
 	for _, p := range []struct{ flag, pred string }{{"--runs-where", o.runsWhere}, {"--where", o.where}} {
-		if strings.TrimSpace(p.pred) == "" {
-			continue
-		}
 		if err := db.CheckPredicate(p.pred); err != nil {
-			return "", fmt.Errorf("%s: %w", p.flag, err)
+			return db.RunSelection{}, fmt.Errorf("%s: %w", p.flag, err)
 		}
 	}
-	if strings.TrimSpace(o.runsWhere) != "" {
-		preds = append(preds, "("+o.runsWhere+"\n)")
+	sel := db.RunSelection{Experiment: o.experiment, Where: o.where, RunsWhere: o.runsWhere}
+	if o.config != "" {
+		sel.Configs = []string{o.config}
 	}
-	if strings.TrimSpace(o.where) != "" {
-		preds = append(preds, "puzzle_id IN (SELECT id FROM puzzle_catalog WHERE ("+o.where+"\n))")
-	}
-	return strings.Join(preds, " AND "), nil
-}
-
-// sqlString quotes s as a SQL string literal.
-func sqlString(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	return sel, nil
 }
