@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -110,14 +111,21 @@ func (w *BatchWriter[T]) Flush(ctx context.Context) error {
 	return nil
 }
 
-// Finish writes the items still waiting when the job ends, in a context
-// that the end of ctx (Ctrl-C) does not cancel, so that an interrupted
-// job keeps what it finished. After a failed write it writes nothing and
-// returns that failure.
-func (w *BatchWriter[T]) Finish(ctx context.Context) error {
+// Finish writes the items still waiting when the job ends, with err (nil
+// when the job did all its work), in a context that the end of ctx
+// (Ctrl-C) does not cancel, so that a stopped job keeps what it finished.
+// It returns err joined with its own failure. After a failed write it
+// writes nothing: that failure is the job's error already.
+func (w *BatchWriter[T]) Finish(ctx context.Context, err error) error {
+	if w.failed != nil {
+		if err == nil {
+			return w.failed
+		}
+		return err
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
 	defer cancel()
-	return w.Flush(ctx)
+	return errors.Join(err, w.Flush(ctx))
 }
 
 // Written returns the number of items written so far.

@@ -69,7 +69,7 @@ func TestBatchWriter(t *testing.T) {
 		if err := w.Flush(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Finish(ctx); err != nil {
+		if err := w.Finish(ctx, nil); err != nil {
 			t.Fatal(err)
 		}
 		want := [][]int64{{ids[0], ids[0], ids[1]}, {ids[1], ids[2]}, {ids[2], ids[3]}, {ids[3], ids[4]}, {ids[4]}}
@@ -102,8 +102,8 @@ func TestBatchWriterFinishAfterCancel(t *testing.T) {
 	if n := countOf(t, d, "SELECT count(*) FROM ratings"); n != 1 {
 		t.Errorf("%d ratings stored before Finish, want 1", n)
 	}
-	if err := w.Finish(ctx); err != nil {
-		t.Fatal(err)
+	if err := w.Finish(ctx, ctx.Err()); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Finish: %v, want the job's error, context.Canceled", err)
 	}
 	if n := countOf(t, d, "SELECT count(*) FROM ratings"); n != 3 || w.Written() != 3 {
 		t.Errorf("%d ratings stored, %d written after Finish, want 3", n, w.Written())
@@ -127,7 +127,7 @@ func TestBatchWriterFailure(t *testing.T) {
 	if sudokulab.ErrorCode(err) != sudokulab.ENOTFOUND {
 		t.Fatalf("a rating of a missing puzzle: %v, want ENOTFOUND", err)
 	}
-	if ferr := w.Finish(ctx); !errors.Is(ferr, err) {
+	if ferr := w.Finish(ctx, nil); !errors.Is(ferr, err) {
 		t.Errorf("Finish after the failure: %v, want %v", ferr, err)
 	}
 	if n := countOf(t, d, "SELECT count(*) FROM ratings"); n != 0 || w.Written() != 0 {

@@ -114,9 +114,7 @@ func Rate(ctx context.Context, d *db.DB, puzzles []sudokulab.Puzzle, rs []raters
 		}
 		return w.Add(ctx, out.Rating)
 	}, func() error { return w.Flush(ctx) }, every)
-	if ferr := w.Finish(ctx); err == nil {
-		err = ferr
-	}
+	err = w.Finish(ctx, err)
 	res.Written = w.Written()
 	return res, err
 }
