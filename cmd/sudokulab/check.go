@@ -55,14 +55,14 @@ are done, in order. No database is opened or created.`,
 
 // fileReaderOf returns the reader of the files of rate or check FILE...,
 // checking the format and the decoding flags.
-func fileReaderOf(format string, d *decodeFlags) (*fileReader, error) {
+func fileReaderOf(format string, d *decodeFlags) (*importers.FileReader, error) {
 	o, err := d.options()
 	if err != nil {
 		return nil, err
 	}
-	fr := &fileReader{format: format, decode: o, reg: importers.Default()}
+	fr := &importers.FileReader{Format: format, Decode: o, Registry: importers.Default()}
 	if format != "" {
-		if _, err := fr.reg.Lookup(format); err != nil {
+		if _, err := fr.Registry.Lookup(format); err != nil {
 			return nil, err
 		}
 	}
@@ -79,10 +79,10 @@ type checked struct {
 // checkPuzzle checks one entry: rules, solution count within timeout,
 // the solution the file gives.
 func checkPuzzle(ctx context.Context, e fileEntry, timeout time.Duration) (checked, error) {
-	if e.err != nil {
-		return checked{problem: e.err.(*importers.DecodeError).Reason}, nil
+	if e.Err != nil {
+		return checked{problem: e.Err.(*importers.DecodeError).Reason}, nil
 	}
-	g := e.rec.Grid
+	g := e.Record.Grid
 	if err := g.Validate(); err != nil {
 		return checked{solutions: 0, problem: err.Error()}, nil
 	}
@@ -102,8 +102,8 @@ func checkPuzzle(ctx context.Context, e fileEntry, timeout time.Duration) (check
 	default:
 		c.solutions, c.problem = "2+", "two or more solutions"
 	}
-	if c.valid && len(e.rec.Solution.Cells) > 0 {
-		if err := sudokulab.CheckSolution(g, e.rec.Solution); err != nil {
+	if c.valid && len(e.Record.Solution.Cells) > 0 {
+		if err := sudokulab.CheckSolution(g, e.Record.Solution); err != nil {
 			c.problem = "the solution the file gives is wrong: " + err.Error()
 		}
 	}
@@ -114,10 +114,10 @@ func checkPuzzle(ctx context.Context, e fileEntry, timeout time.Duration) (check
 // an entry.
 func entryRow(e fileEntry) []any {
 	var size, givens any
-	if e.err == nil {
-		size, givens = e.rec.Grid.N(), e.rec.Grid.Givens()
+	if e.Err == nil {
+		size, givens = e.Record.Grid.N(), e.Record.Grid.Givens()
 	}
-	return []any{e.file, e.rec.Line, e.rec.Label, size, givens}
+	return []any{e.File, e.Record.Line, e.Record.Label, size, givens}
 }
 
 func runCheck(ctx context.Context, cmd *cobra.Command, o *checkOptions, files []string) error {

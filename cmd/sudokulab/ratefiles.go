@@ -110,7 +110,7 @@ func rateEntry(ctx context.Context, e fileEntry, rs []raters.Rater, limits ratep
 		return fileRating{}, err
 	}
 	fr := fileRating{checked: c, ratings: make([]sudokulab.Rating, len(rs)), rated: make([]bool, len(rs))}
-	if e.err != nil || c.solutions == 0 {
+	if e.Err != nil || c.solutions == 0 {
 		if c.problem != "" {
 			fr.problem = c.problem + ": not rated"
 		}
@@ -120,7 +120,7 @@ func rateEntry(ctx context.Context, e fileEntry, rs []raters.Rater, limits ratep
 	if c.problem != "" {
 		problems = append(problems, c.problem)
 	}
-	p := sudokulab.Puzzle{Givens: e.rec.Grid}
+	p := sudokulab.Puzzle{Givens: e.Record.Grid}
 	for i, r := range rs {
 		out, err := ratepool.RateOne(ctx, r, p, limits[r.Name()])
 		switch {
