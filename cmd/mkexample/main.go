@@ -75,7 +75,7 @@ func main() {
 
 func build(ctx context.Context, out string) error {
 	tmp := out + ".new"
-	for _, f := range []string{tmp, tmp + "-wal", tmp + "-shm"} {
+	for _, f := range []string{tmp, tmp + "-wal", tmp + "-shm", tmp + "-writers"} {
 		if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
 			return err
 		}
@@ -134,16 +134,8 @@ func build(ctx context.Context, out string) error {
 		err = rateAll(ctx, d)
 	}
 	if err == nil {
-		// A file in rollback-journal mode with the log folded in is one
-		// self-contained file to commit; connections opened later by
-		// sudokulab switch it back to WAL. Leaving WAL mode needs the only
-		// connection to the file: the pool's others are closed first.
-		d.SetMaxIdleConns(1)
-		d.SetMaxOpenConns(1)
-		_, err = d.ExecContext(ctx, "PRAGMA journal_mode = DELETE")
-	}
-	if err == nil {
-		_, err = d.ExecContext(ctx, "VACUUM")
+		// One self-contained file to commit.
+		err = d.Pack(ctx)
 	}
 	if cerr := d.Close(); err == nil {
 		err = cerr
@@ -152,6 +144,11 @@ func build(ctx context.Context, out string) error {
 		return err
 	}
 	if err := os.Rename(tmp, out); err != nil {
+		return err
+	}
+	// The writers' signal file of the build (see db.Pacer) is no part of
+	// the result.
+	if err := os.Remove(tmp + "-writers"); err != nil && !os.IsNotExist(err) {
 		return err
 	}
 	fmt.Printf("wrote %s: %d puzzles in %d collections\n", out, len(ids), len(collections))
