@@ -101,14 +101,25 @@ func suiteAddPuzzle(t *testing.T, d *db.DB) {
 	if got, _ := db.GetPuzzle(ctx, d, id); got.SymmetryForm != "form" {
 		t.Errorf("symmetry form %q", got.SymmetryForm)
 	}
-	wantCode(t, func() error {
-		_, _, err := db.AddPuzzle(ctx, d, &sudokulab.Puzzle{Givens: sudokulab.MustParse(classicPuzzle), SolutionCount: intp(3)})
-		return err
-	}(), sudokulab.EINVALID)
+	for _, tt := range []struct {
+		name string
+		p    *sudokulab.Puzzle
+	}{
+		{"conflict", &sudokulab.Puzzle{Givens: sudokulab.MustParse("11" + strings.Repeat(".", 79))}},
+		{"wrong solution", &sudokulab.Puzzle{Givens: sudokulab.MustParse(classicPuzzle), Solution: sudokulab.MustParse(strings.Repeat("1", 81))}},
+		{"count 3", &sudokulab.Puzzle{Givens: sudokulab.MustParse(classicPuzzle), SolutionCount: intp(3)}},
+		{"empty grid", &sudokulab.Puzzle{}},
+	} {
+		if _, _, err := db.AddPuzzle(ctx, d, tt.p); sudokulab.ErrorCode(err) != sudokulab.EINVALID {
+			t.Errorf("AddPuzzle of a puzzle with %s: %v, want EINVALID", tt.name, err)
+		}
+	}
 	_, err = db.GetPuzzle(ctx, d, 12345)
 	wantCode(t, err, sudokulab.ENOTFOUND)
 	_, err = db.FindPuzzle(ctx, d, sudokulab.Classic, classicSolution)
 	wantCode(t, err, sudokulab.ENOTFOUND)
+	_, err = db.FindPuzzle(ctx, d, sudokulab.Classic, "12")
+	wantCode(t, err, sudokulab.EINVALID)
 }
 
 func suiteCollectionsAndListPuzzles(t *testing.T, d *db.DB) {
@@ -162,6 +173,7 @@ func suiteCollectionsAndListPuzzles(t *testing.T, d *db.DB) {
 		{"", 0, []int{20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34}},
 		{"", 3, []int{20, 21, 22}},
 		{"collection = 'even' AND givens < 25", 0, []int{20, 22, 24}},
+		{"collection = 'many' AND givens < 28", 0, []int{25, 26, 27}},
 		{"collection IS NULL", 0, []int{21, 23}},
 		{"collection IN ('even', 'many') AND givens >= 30", 2, []int{30, 31}},
 		{"label = 'm;33' -- a comment; with a semicolon", 0, []int{33}},
@@ -422,6 +434,9 @@ func suiteRatings(t *testing.T, d *db.DB) {
 		t.Errorf("se rating not replaced: %+v", se)
 	}
 	wantCode(t, db.UpsertRating(ctx, d, sudokulab.Rating{PuzzleID: p.ID, Rater: "x", Options: "[1]"}), sudokulab.EINVALID)
+	if n := countOf(t, d, "SELECT COUNT(*) FROM rating_table WHERE grid = ?", p.Givens.String()); n != 2 {
+		t.Errorf("rating_table has %d rows for the puzzle, want 2", n)
+	}
 	if n := countOf(t, d, "SELECT COUNT(*) FROM rating_table WHERE grid = ? AND value > ?", p.Givens.String(), 7.0); n != 1 {
 		t.Errorf("rating_table has %d rows for the puzzle above 7", n)
 	}
@@ -442,6 +457,8 @@ func suiteConfigs(t *testing.T, d *db.DB) {
 	wantCode(t, err, sudokulab.ECONFLICT)
 	_, _, err = db.EnsureConfig(ctx, d, &sudokulab.Config{Name: "ga-default", Solver: "ga", Params: `{"pop":200}`})
 	wantCode(t, err, sudokulab.ECONFLICT)
+	_, _, err = db.EnsureConfig(ctx, d, &sudokulab.Config{Name: "x", Solver: "ga", Params: `[1]`})
+	wantCode(t, err, sudokulab.EINVALID)
 	mine := &sudokulab.Config{Name: "mine", Solver: "tabu", Params: `{}`, Description: "by hand"}
 	if _, _, err := db.EnsureConfig(ctx, d, mine); err != nil {
 		t.Fatal(err)
@@ -581,6 +598,7 @@ func suiteRunRoundTrip(t *testing.T, d *db.DB) {
 	if err != nil || got2.BestCost != nil || got2.FinalGrid.Cells != nil || got2.Error != "boom" || got2.Status != sudokulab.StatusError {
 		t.Fatalf("error run = %+v, %v", got2, err)
 	}
+	wantCode(t, func() error { _, err := db.InsertRun(ctx, d, &sudokulab.Run{Status: "great"}, nil); return err }(), sudokulab.EINVALID)
 	stats, err := db.ConfigRunStats(ctx, d, "ga")
 	if err != nil || len(stats) != 1 || stats[0].Runs != 1 || stats[0].Solved != 1 || stats[0].Evaluations != 123_456 || stats[0].Grid != classicPuzzle {
 		t.Fatalf("ConfigRunStats = %+v, %v; want the solved run only", stats, err)
@@ -1165,4 +1183,107 @@ func suiteImportLeavesFrozenCollections(t *testing.T, d *db.DB) {
 	if got, want := collectionRows(t, d, "bench"), append(before, fmt.Sprintf("%d:new", ids[27])); !slices.Equal(got, want) {
 		t.Errorf("bench with --add-to-frozen: %v, want %v", got, want)
 	}
+}
+
+const (
+	classicPuzzle   = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+	classicSolution = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+)
+
+// fromSolution returns a puzzle holding the cells of the classic solution
+// at the first givens positions: any subset of a solution keeps the rules.
+func fromSolution(t testing.TB, givens int) *sudokulab.Puzzle {
+	t.Helper()
+	b := []byte(strings.Repeat(".", 81))
+	copy(b, classicSolution[:givens])
+	return &sudokulab.Puzzle{Givens: sudokulab.MustParse(string(b))}
+}
+
+func intp(n int) *int { return &n }
+
+// seedCatalog stores puzzles with 20..34 givens; those with an even number
+// of givens go to collection "even", those with 25 or more to "many", and
+// 20 stays in none... except that it is even. 21 is in no collection.
+func seedCatalog(t *testing.T, d *db.DB) map[int]int64 {
+	t.Helper()
+	ctx := context.Background()
+	ids := map[int]int64{}
+	err := d.WithTx(ctx, func(tx *sqlx.Tx) error {
+		even, err := db.EnsureCollection(ctx, tx, "even", "even number of givens")
+		if err != nil {
+			return err
+		}
+		many, err := db.EnsureCollection(ctx, tx, "many", "")
+		if err != nil {
+			return err
+		}
+		for g := 20; g < 35; g++ {
+			id, _, err := db.AddPuzzle(ctx, tx, fromSolution(t, g))
+			if err != nil {
+				return err
+			}
+			ids[g] = id
+			if g%2 == 0 {
+				if err := db.AddMembership(ctx, tx, sudokulab.Membership{CollectionID: even, PuzzleID: id, Label: fmt.Sprintf("e%d", g)}); err != nil {
+					return err
+				}
+			}
+			if g >= 25 {
+				if err := db.AddMembership(ctx, tx, sudokulab.Membership{CollectionID: many, PuzzleID: id, Label: fmt.Sprintf("m;%d", g), Metadata: `{"g":1}`}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// runFixture stores a puzzle, a configuration and an experiment.
+func runFixture(t testing.TB, d *db.DB) (puzzle *sudokulab.Puzzle, config, experiment int64) {
+	t.Helper()
+	ctx := context.Background()
+	puzzle = &sudokulab.Puzzle{Givens: sudokulab.MustParse(classicPuzzle)}
+	if _, _, err := db.AddPuzzle(ctx, d, puzzle); err != nil {
+		t.Fatal(err)
+	}
+	config, _, err := db.EnsureConfig(ctx, d, &sudokulab.Config{Name: "ga", Solver: "ga", Params: `{"pop":10}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	experiment, err = db.EnsureExperiment(ctx, d, "exp", "a test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return puzzle, config, experiment
+}
+
+func makePoints(n int) []sudokulab.TrajectoryPoint {
+	pts := make([]sudokulab.TrajectoryPoint, n)
+	for i := range pts {
+		pts[i] = sudokulab.TrajectoryPoint{Generation: int64(i), Evaluations: int64(100 * i), ElapsedSeconds: float64(i) / 1000, BestCost: max(0, n/2-i)}
+		if i%3 != 0 {
+			c := float64(n-i) + 0.5
+			pts[i].CurrentCost = &c
+		}
+	}
+	return pts
+}
+
+// runText prints every field of a run, pointers by value.
+func runText(r sudokulab.Run) string {
+	return fmt.Sprintf("id=%d exp=%d puzzle=%d config=%d seed=%d budget=%d/%d/%d %s evals=%d gens=%d restarts=%d best=%v final=%s wall=%v err=%q code=%q host=%q %s..%s",
+		r.ID, r.ExperimentID, r.PuzzleID, r.ConfigID, r.Seed, r.MaxEvaluations, r.MaxGenerations, r.TimeoutMS, r.Status,
+		r.Evaluations, r.Generations, r.Restarts, ptr(r.BestCost), r.FinalGrid.String(), ptr(r.WallSeconds), r.Error,
+		r.CodeVersion, r.Host, r.StartedAt.Format(time.RFC3339Nano), r.FinishedAt.Format(time.RFC3339Nano))
+}
+
+func ptr[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
