@@ -242,3 +242,14 @@ func (cube CatalogCube) CheckLevels(f CatalogFilter) error {
 	}
 	return nil
 }
+
+// Members counts the rows of each collection (its puzzles), by name.
+func (cube CatalogCube) Members() map[string]int64 {
+	out := map[string]int64{}
+	for _, c := range cube.Cells {
+		if c.Collection != nil {
+			out[*c.Collection] += c.Rows
+		}
+	}
+	return out
+}

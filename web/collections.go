@@ -3,19 +3,27 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"slices"
+
+	"sudokulab"
 
 	"sudokulab/db"
 )
 
 func (s *Server) collections(r *http.Request) (view, error) {
-	cs, err := db.ListCollections(r.Context(), s.db)
+	cs, err := db.CollectionList(r.Context(), s.db)
 	if err != nil {
 		return view{}, err
 	}
+	cube, err := s.catalogCube(r.Context())
+	if err != nil {
+		return view{}, err
+	}
+	members := cube.Members()
 	t := table{Columns: []string{"name", "puzzles", "frozen", "created_at", "description"}, Rows: [][]any{},
 		Links: map[string]string{"name": "/collections/"}}
 	for _, c := range cs {
-		t.Rows = append(t.Rows, []any{c.Name, int64(c.Puzzles), c.Frozen, db.FormatTime(c.CreatedAt), c.Description})
+		t.Rows = append(t.Rows, []any{c.Name, members[c.Name], c.Frozen, db.FormatTime(c.CreatedAt), c.Description})
 	}
 	return view{Template: "collections", Title: "Collections", Data: t}, nil
 }
@@ -27,14 +35,24 @@ type collectionData struct {
 	Description string `json:"description"`
 	Frozen      bool   `json:"frozen"`
 	CreatedAt   string `json:"created_at"`
-	Puzzles     int    `json:"puzzles"`
+	Puzzles     int64  `json:"puzzles"`
 	Imports     table  `json:"imports"`
 	PuzzlesURL  string `json:"puzzles_url"`
 }
 
 func (s *Server) collection(r *http.Request) (view, error) {
 	ctx := r.Context()
-	c, err := db.GetCollection(ctx, s.db, r.PathValue("name"))
+	name := r.PathValue("name")
+	cs, err := db.CollectionList(ctx, s.db)
+	if err != nil {
+		return view{}, err
+	}
+	i := slices.IndexFunc(cs, func(c sudokulab.Collection) bool { return c.Name == name })
+	if i < 0 {
+		return view{}, notFound("no collection %q", name)
+	}
+	c := cs[i]
+	cube, err := s.catalogCube(ctx)
 	if err != nil {
 		return view{}, err
 	}
@@ -43,7 +61,7 @@ func (s *Server) collection(r *http.Request) (view, error) {
 		return view{}, err
 	}
 	d := collectionData{Name: c.Name, Description: c.Description, Frozen: c.Frozen, CreatedAt: db.FormatTime(c.CreatedAt),
-		Puzzles: c.Puzzles, Imports: tableOf(imports),
+		Puzzles: cube.Members()[c.Name], Imports: tableOf(imports),
 		PuzzlesURL: "/puzzles?" + url.Values{"collection": {c.Name}, "sort": {"position"}}.Encode()}
 	return view{Template: "collection", Title: "Collection " + c.Name, Data: d}, nil
 }

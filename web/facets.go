@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"sudokulab/db"
 )
 
@@ -52,4 +54,22 @@ func (c *cubeCache) get(ctx context.Context, v int64, known bool, cat *db.Catalo
 	}
 	c.cube, c.seen, c.at, c.valid = cube, v, time.Now(), true
 	return cube, c.at, nil
+}
+
+// catalogCube returns the facet cube (counted again if the database
+// changed) outside any other reading.
+func (s *Server) catalogCube(ctx context.Context) (db.CatalogCube, error) {
+	v, known, err := s.cubes.version(ctx)
+	if err != nil {
+		return db.CatalogCube{}, err
+	}
+	var cube db.CatalogCube
+	err = s.db.Snapshot(ctx, func(tx *sqlx.Tx) error {
+		cat, err := db.NewCatalog(ctx, tx)
+		if err == nil {
+			cube, _, err = s.cubes.get(ctx, v, known, cat)
+		}
+		return err
+	})
+	return cube, err
 }

@@ -25,17 +25,25 @@ type lab struct {
 	srv  *httptest.Server
 }
 
+// exampleCopy copies lab.db.example into a temporary folder and returns
+// the copy's path.
+func exampleCopy(tb testing.TB) string {
+	tb.Helper()
+	b, err := os.ReadFile("../lab.db.example")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	path := filepath.Join(tb.TempDir(), "lab.db")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
 func newLab(t *testing.T) *lab {
 	t.Helper()
 	ctx := context.Background()
-	b, err := os.ReadFile("../lab.db.example")
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "lab.db")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := exampleCopy(t)
 	w, err := db.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
