@@ -3,9 +3,6 @@ package db
 import (
 	"context"
 	"fmt"
-	"strings"
-
-	"sudokulab"
 )
 
 // RankedRun is one finished run as a ranking of configurations reads it:
@@ -30,22 +27,13 @@ type RankedRun struct {
 // experiment or configuration sel names that does not exist is an
 // ENOTFOUND error, a predicate the database rejects an EINVALID one.
 func (d *DB) RankingRuns(ctx context.Context, sel RunSelection) ([]RankedRun, error) {
-	for _, p := range []string{sel.Where, sel.RunsWhere} {
-		if err := checkPredicate(p); err != nil {
-			return nil, err
-		}
+	if err := sel.Check(); err != nil {
+		return nil, err
 	}
-	if sel.Experiment != "" {
-		if err := d.mustName(ctx, "experiments", "experiment", sel.Experiment); err != nil {
-			return nil, err
-		}
+	if err := RequireSelected(ctx, d, sel); err != nil {
+		return nil, err
 	}
-	for _, c := range sel.Configs {
-		if err := d.mustName(ctx, "configs", "configuration", c); err != nil {
-			return nil, err
-		}
-	}
-	cond, args := rankingCondition(sel)
+	cond, args := sel.Condition()
 	t, err := d.ReadQuery(ctx, `
 		SELECT r.config, r.puzzle_id, r.solved, r.effort, r.effort_unit, r.cpu_seconds, r.wall_seconds, r.timeout_ms
 		FROM run_results r
@@ -76,41 +64,4 @@ func optNumber(v any) *float64 {
 	}
 	x := Number(v)
 	return &x
-}
-
-// mustName returns an ENOTFOUND error unless table has a row called name.
-func (d *DB) mustName(ctx context.Context, table, what, name string) error {
-	t, err := d.ReadQuery(ctx, `SELECT 1 FROM `+table+` WHERE name = ?`, name)
-	if err != nil {
-		return err
-	}
-	if len(t.Rows) == 0 {
-		return sudokulab.Errorf(sudokulab.ENOTFOUND, "no %s called %q (sudokulab %s list)", what, name, map[string]string{"configs": "configs", "experiments": "experiments"}[table])
-	}
-	return nil
-}
-
-// rankingCondition is the condition on the run_results row r that holds
-// for the runs sel selects, with its arguments.
-func rankingCondition(sel RunSelection) (string, []any) {
-	conds := []string{"1 = 1"}
-	var args []any
-	if len(sel.Configs) > 0 {
-		conds = append(conds, "r.config IN ("+strings.TrimSuffix(strings.Repeat("?, ", len(sel.Configs)), ", ")+")")
-		for _, c := range sel.Configs {
-			args = append(args, c)
-		}
-	}
-	if sel.Experiment != "" {
-		conds = append(conds, `r.id IN (SELECT er.run_id FROM experiment_runs er JOIN experiments e ON e.id = er.experiment_id WHERE e.name = ?)`)
-		args = append(args, sel.Experiment)
-	}
-	// The newline ends a trailing "--" comment in a predicate.
-	if strings.TrimSpace(sel.RunsWhere) != "" {
-		conds = append(conds, "r.id IN (SELECT id FROM run_results WHERE ("+sel.RunsWhere+"\n))")
-	}
-	if strings.TrimSpace(sel.Where) != "" {
-		conds = append(conds, "r.puzzle_id IN (SELECT id FROM puzzle_catalog WHERE ("+sel.Where+"\n))")
-	}
-	return strings.Join(conds, "\n  AND "), args
 }

@@ -34,6 +34,9 @@ type Report struct {
 	Title      string
 	Experiment Experiment
 	Summary    Summary
+	// Ranking, when the experiment holds more than two configurations,
+	// opens the page; nil otherwise.
+	Ranking *Ranking
 	// Unit names the effort unit of the ERT columns when every
 	// configuration counts in the same one ("evaluations", "nodes"), else
 	// it is empty and each row says its own.

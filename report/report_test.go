@@ -133,6 +133,9 @@ func TestBuild(t *testing.T) {
 	if len(r.Configs) != 2 {
 		t.Fatalf("%d configuration rows", len(r.Configs))
 	}
+	if r.Ranking != nil {
+		t.Errorf("two configurations ranked: %+v; they are compared pair by pair", r.Ranking)
+	}
 	alpha, beta := r.Configs[0], r.Configs[1]
 	if alpha.Config != "alpha" || beta.Config != "beta" {
 		t.Fatalf("order %s, %s: want alpha (80 %%) before beta (50 %%)", alpha.Config, beta.Config)

@@ -101,6 +101,9 @@ func runReport(ctx context.Context, cmd *cobra.Command, o *reportOptions) error 
 	}
 	if !o.noPlots {
 		rep.Figures = reportFigures(ctx, d, o, rep)
+		if rep.Ranking != nil && rep.Ranking.Err == "" {
+			rep.Ranking.Figures = rankingFigures(ctx, d, o)
+		}
 	}
 	var page bytes.Buffer
 	if err := report.Render(&page, rep); err != nil {
@@ -161,16 +164,22 @@ func reportFigures(ctx context.Context, d *db.DB, o *reportOptions, rep *report.
 		if f.set != nil {
 			f.set(p)
 		}
-		fig := report.Figure{ID: "figure-" + f.kind, Title: f.title}
-		if svg, err := reportSVG(ctx, d, f.kind, p); err != nil {
-			fig.Err = err.Error()
-		} else {
-			fig.SVG = svg
-			fig.Caption = f.caption(p)
-		}
-		out = append(out, fig)
+		out = append(out, f.draw(ctx, d, p))
 	}
 	return out
+}
+
+// draw draws the picture with the plot options p, or says why it could
+// not.
+func (f reportFigure) draw(ctx context.Context, d *db.DB, p *plotOptions) report.Figure {
+	fig := report.Figure{ID: "figure-" + f.kind, Title: f.title}
+	if svg, err := reportSVG(ctx, d, f.kind, p); err != nil {
+		fig.Err = err.Error()
+	} else {
+		fig.SVG = svg
+		fig.Caption = f.caption(p)
+	}
+	return fig
 }
 
 // axisWhy says why a picture's axis is time, when the efforts do not

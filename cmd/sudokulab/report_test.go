@@ -178,6 +178,14 @@ func TestReportFreshExperiment(t *testing.T) {
 		`<code class="command">sudokulab run --experiment fresh --config exact --collection reseda-2012 --runs 2</code>`,
 		`<code class="command">sudokulab run --experiment fresh --config ` + a + ` --collection reseda-2012 --runs 3 --max-generations 200</code>`,
 		"<dt>Code version</dt><dd><code>" + strings.ReplaceAll(runner.CodeVersion(), "+", "&#43;") + "</code> (12 runs)</dd>",
+		// More than two configurations: the page opens with their ranking,
+		// its scores in CPU seconds since the efforts do not compare.
+		`<li><a href="#ranking">Ranking</a></li>`,
+		"3 configurations ranked by ERT in cpu seconds on 4 puzzles; Friedman chi2 = ",
+		"Scores in cpu seconds: exact counts nodes and " + a + " evaluations, which do not compare.",
+		`<figure id="figure-cd">`, `<figure id="figure-aggecdf">`,
+		"over the puzzles every one ran on, by expected running time (exact counts nodes and " + a + " evaluations, which do not compare)",
+		"within each budget of wall-clock seconds (exact counts nodes",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
@@ -188,6 +196,12 @@ func TestReportFreshExperiment(t *testing.T) {
 	}
 	if strings.Contains(page, "not drawn") {
 		t.Errorf("pictures not drawn: %q", regexp.MustCompile(`not drawn: [^<]*`).FindAllString(page, -1))
+	}
+	if r, s := strings.Index(page, `<section id="ranking">`), strings.Index(page, `<section id="success">`); r < 0 || r > s {
+		t.Errorf("the ranking (at %d) does not open the page (success at %d)", r, s)
+	}
+	if c := strings.Count(page, "<svg"); c != 6 {
+		t.Errorf("%d pictures, want 6 (4 and the ranking's 2)", c)
 	}
 	// The same seed gives the same tables.
 	again, _ := writeReport(t, path, "fresh", "--resamples", "200")
