@@ -10,14 +10,12 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"sudokulab"
-	"sudokulab/db"
 	"sudokulab/importers"
 	"sudokulab/importers/pipeline"
 )
@@ -154,19 +152,12 @@ func runImport(ctx context.Context, cmd *cobra.Command, o *importOptions, files 
 	if err != nil {
 		return err
 	}
-	if len(files) == 1 || o.jobs == 1 {
-		for _, file := range files {
-			res, err := pipeline.ImportFile(ctx, d, file, popts)
-			if err := importDone(cmd, file, res, err); err != nil {
-				return errors.Join(fileFormatHint(err, o.fileFormat), pr.close())
-			}
-			if err := pr.print(res); err != nil {
-				return err
-			}
+	err = pipeline.ImportFiles(ctx, d, files, popts, o.jobs, func(file string, res *pipeline.Result, err error) error {
+		if err := importDone(cmd, file, res, err); err != nil {
+			return err
 		}
-		return pr.close()
-	}
-	err = importConcurrently(ctx, cmd, d, files, popts, o.jobs, pr)
+		return pr.print(res)
+	})
 	return errors.Join(fileFormatHint(err, o.fileFormat), pr.close())
 }
 
@@ -188,71 +179,6 @@ func importDone(cmd *cobra.Command, file string, res *pipeline.Result, err error
 			file, res.Import.PuzzlesNew+res.Import.PuzzlesDuplicate)
 	}
 	return err
-}
-
-// importConcurrently imports several files at once, up to jobs of them,
-// splitting the jobs cores between them: many small files (one puzzle
-// each, as in the large-grid benchmark sets) then use every core. The
-// results are printed in the order of the files; the first error stops
-// the imports still running, which a rerun resumes.
-func importConcurrently(ctx context.Context, cmd *cobra.Command, d *db.DB, files []string, popts pipeline.Options, jobs int, pr *importPrinter) error {
-	slots := min(jobs, len(files))
-	popts.Workers = max(1, jobs/slots)
-	popts.Progress = nil // one bar per file would interleave
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	type outcome struct {
-		res  *pipeline.Result
-		err  error
-		done chan struct{}
-	}
-	outs := make([]outcome, len(files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	seq := pipeline.NewSequence(len(files))
-	for range slots {
-		wg.Go(func() {
-			for i := range next {
-				o := popts
-				o.Slot = seq.Slot(i)
-				outs[i].res, outs[i].err = pipeline.ImportFile(ctx, d, files[i], o)
-				if outs[i].err != nil {
-					cancel(outs[i].err)
-				}
-				close(outs[i].done)
-			}
-		})
-	}
-	for i := range outs {
-		outs[i].done = make(chan struct{})
-	}
-	go func() {
-		defer close(next)
-		for i := range files {
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				// Files never started end with the reason.
-				for j := i; j < len(files); j++ {
-					outs[j].err = context.Cause(ctx)
-					seq.Slot(j).Done()
-					close(outs[j].done)
-				}
-				return
-			}
-		}
-	}()
-	defer wg.Wait()
-	for i := range outs {
-		<-outs[i].done
-		if err := importDone(cmd, files[i], outs[i].res, outs[i].err); err != nil {
-			return err
-		}
-		if err := pr.print(outs[i].res); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // importPrinter reports each file's import as it ends: as text for the
