@@ -36,7 +36,6 @@ const (
 // search is one run of Solve: its counters and where it reports.
 type search struct {
 	*solver
-	ctx    context.Context
 	budget sudokulab.Budget
 	rng    *rand.Rand
 	obs    sudokulab.Observer
@@ -79,8 +78,8 @@ func (s *solver) Solve(ctx context.Context, puzzle sudokulab.Grid, budget sudoku
 			return sudokulab.Result{}, err
 		}
 	}
-	r := &search{solver: s, ctx: ctx, budget: budget, rng: rng, obs: obs, bestCost: maxCost}
-	r.run(givens, block)
+	r := &search{solver: s, budget: budget, rng: rng, obs: obs, bestCost: maxCost}
+	r.run(ctx, givens, block)
 	res := sudokulab.Result{
 		Grid:        sudokulab.Grid{Shape: puzzle.Shape, Cells: append([]uint8(nil), s.best...)},
 		Cost:        r.bestCost,
@@ -114,7 +113,7 @@ func (s *solver) prepare(shape sudokulab.Shape, block *blockPermutations) {
 }
 
 // run does the attempts.
-func (r *search) run(puzzle sudokulab.Grid, block *blockPermutations) {
+func (r *search) run(ctx context.Context, puzzle sudokulab.Grid, block *blockPermutations) {
 	for attempt := int64(0); ; attempt++ {
 		if r.set.attempts > 0 && attempt >= r.set.attempts {
 			r.status = sudokulab.StatusUnsolved
@@ -124,7 +123,7 @@ func (r *search) run(puzzle sudokulab.Grid, block *blockPermutations) {
 		if block != nil {
 			block.apply(r.attemptFixed, r.permutation(attempt, block))
 		}
-		if out := r.resolve(r.attemptFixed); out != converged {
+		if out := r.resolve(ctx, r.attemptFixed); out != converged {
 			return
 		}
 		copy(r.first, r.resBest)
@@ -136,7 +135,7 @@ func (r *search) run(puzzle sudokulab.Grid, block *blockPermutations) {
 			for _, i := range r.zoneCells(z) {
 				r.restartFixed[i] = r.first[i]
 			}
-			if out := r.resolve(r.restartFixed); out != converged {
+			if out := r.resolve(ctx, r.restartFixed); out != converged {
 				return
 			}
 		}
@@ -209,7 +208,7 @@ func (r *search) zoneUsable(z int) bool {
 // resolve runs one resolution from the fixed cells: EDA steps until a
 // sample solves the puzzle, rho exceeds beta, the budget is spent or ctx is
 // done. Each step is reported to obs.
-func (r *search) resolve(fixed []uint8) outcome {
+func (r *search) resolve(ctx context.Context, fixed []uint8) outcome {
 	e := &r.e
 	if r.resolutions > 0 {
 		r.restarts++
@@ -220,7 +219,7 @@ func (r *search) resolve(fixed []uint8) outcome {
 	size, q := e.size, r.set.samples
 	for {
 		if r.gens > 0 {
-			if err := r.ctx.Err(); err != nil {
+			if err := ctx.Err(); err != nil {
 				r.status = sudokulab.StatusOf(err)
 				return stopped
 			}
