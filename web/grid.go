@@ -51,17 +51,7 @@ func gridSVG(g, givens sudokulab.Grid, conflicts []sudokulab.Conflict, label str
 			fmt.Fprintf(&b, `<text class="%s" x="%d" y="%d">%c</text>`, class, x+cell/2, y+cell/2, sudokulab.Symbols[v-1])
 		}
 	}
-	for k := 0; k <= n; k++ {
-		rowLine, colLine := "thin", "thin"
-		if k%g.Shape.BoxRows == 0 {
-			rowLine = "thick"
-		}
-		if k%g.Shape.BoxCols == 0 {
-			colLine = "thick"
-		}
-		fmt.Fprintf(&b, `<line class="%s" x1="0" y1="%d" x2="%d" y2="%d"/>`, rowLine, k*cell, side, k*cell)
-		fmt.Fprintf(&b, `<line class="%s" x1="%d" y1="0" x2="%d" y2="%d"/>`, colLine, k*cell, k*cell, side)
-	}
+	gridLines(&b, g.Shape, n, cell)
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }
@@ -74,4 +64,21 @@ func writeGridSVG(w http.ResponseWriter, svg template.HTML) {
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
 	w.Header().Set("Content-Type", "image/svg+xml")
 	io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?>`+"\n"+doc)
+}
+
+// gridLines draws the lines of an n x n grid of cells of side cell: thin
+// between cells, thick between boxes.
+func gridLines(b *strings.Builder, shape sudokulab.Shape, n, cell int) {
+	side := n * cell
+	for k := 0; k <= n; k++ {
+		rowLine, colLine := "thin", "thin"
+		if k%shape.BoxRows == 0 {
+			rowLine = "thick"
+		}
+		if k%shape.BoxCols == 0 {
+			colLine = "thick"
+		}
+		fmt.Fprintf(b, `<line class="%s" x1="0" y1="%d" x2="%d" y2="%d"/>`, rowLine, k*cell, side, k*cell)
+		fmt.Fprintf(b, `<line class="%s" x1="%d" y1="0" x2="%d" y2="%d"/>`, colLine, k*cell, k*cell, side)
+	}
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"html/template"
 	"net/http"
 	"strconv"
@@ -13,23 +14,26 @@ import (
 // rating side by side, the collections listing it, the puzzles of the lab
 // that are the same up to symmetry, and every run on it.
 type puzzleData struct {
-	ID            int64                `json:"id"`
-	Shape         string               `json:"shape"`
-	Size          int                  `json:"size"`
-	Givens        int                  `json:"givens"`
-	Grid          string               `json:"grid"`
-	Solution      string               `json:"solution,omitempty"`
-	SolutionCount *int                 `json:"solution_count"`
-	CountStatus   string               `json:"count_status,omitempty"`
-	Count         string               `json:"-"`
-	SymmetryForm  string               `json:"symmetry_form,omitempty"`
-	Collections   []db.Listing         `json:"collections"`
-	Ratings       []sudokulab.Rating   `json:"ratings"`
-	Equivalents   []int64              `json:"symmetry_equivalents"`
-	Runs          table                `json:"runs"`
-	GridSVG       template.HTML        `json:"-"`
-	SolutionSVG   template.HTML        `json:"-"`
-	Conflicts     []sudokulab.Conflict `json:"conflicts,omitempty"`
+	ID            int64              `json:"id"`
+	Shape         string             `json:"shape"`
+	Size          int                `json:"size"`
+	Givens        int                `json:"givens"`
+	Grid          string             `json:"grid"`
+	Solution      string             `json:"solution,omitempty"`
+	SolutionCount *int               `json:"solution_count"`
+	CountStatus   string             `json:"count_status,omitempty"`
+	Count         string             `json:"-"`
+	SymmetryForm  string             `json:"symmetry_form,omitempty"`
+	Collections   []db.Listing       `json:"collections"`
+	Ratings       []sudokulab.Rating `json:"ratings"`
+	Equivalents   []int64            `json:"symmetry_equivalents"`
+	Runs          table              `json:"runs"`
+	GridSVG       template.HTML      `json:"-"`
+	SolutionSVG   template.HTML      `json:"-"`
+	// SEPath is the se rating's solution path: a step per line, its
+	// rating and technique, as Sudoku Explainer lists it.
+	SEPath    []string             `json:"-"`
+	Conflicts []sudokulab.Conflict `json:"conflicts,omitempty"`
 }
 
 // pathID reads the numeric id of the path's {id}.
@@ -42,19 +46,25 @@ func pathID(r *http.Request, what string) (int64, error) {
 	return id, nil
 }
 
+// puzzleOf reads the puzzle the path's {id} names.
+func (s *Server) puzzleOf(r *http.Request) (*sudokulab.Puzzle, error) {
+	id, err := pathID(r, "puzzle")
+	if err != nil {
+		return nil, err
+	}
+	return db.GetPuzzle(r.Context(), s.db, id)
+}
+
 // runLinks are the links of a run table's columns.
 var runLinks = map[string]string{"id": "/runs/", "experiment": "/experiments/", "puzzle_id": "/puzzles/"}
 
 func (s *Server) puzzle(r *http.Request) (view, error) {
 	ctx := r.Context()
-	id, err := pathID(r, "puzzle")
+	p, err := s.puzzleOf(r)
 	if err != nil {
 		return view{}, err
 	}
-	p, err := db.GetPuzzle(ctx, s.db, id)
-	if err != nil {
-		return view{}, err
-	}
+	id := p.ID
 	d := puzzleData{ID: p.ID, Shape: p.Givens.Shape.String(), Size: p.Givens.N(), Givens: p.Givens.Givens(),
 		Grid: p.Givens.String(), SolutionCount: p.SolutionCount, CountStatus: p.CountStatus, SymmetryForm: p.SymmetryForm,
 		Conflicts: p.Givens.Conflicts(), Count: countText(p)}
@@ -71,6 +81,14 @@ func (s *Server) puzzle(r *http.Request) (view, error) {
 	}
 	if d.Ratings == nil {
 		d.Ratings = []sudokulab.Rating{}
+	}
+	for _, rt := range d.Ratings {
+		var details struct {
+			Path []string `json:"path"`
+		}
+		if rt.Rater == "se" && json.Unmarshal([]byte(rt.Details), &details) == nil {
+			d.SEPath = details.Path
+		}
 	}
 	if d.Equivalents, err = db.SymmetryEquivalents(ctx, s.db, id); err != nil {
 		return view{}, err
@@ -90,16 +108,12 @@ func (s *Server) puzzle(r *http.Request) (view, error) {
 // puzzleSVG serves a puzzle's grid as an SVG picture (?solution=1: its
 // solution, givens shaded).
 func (s *Server) puzzleSVG(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "puzzle")
+	p, err := s.puzzleOf(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	p, err := db.GetPuzzle(r.Context(), s.db, id)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
+	id := p.ID
 	g := p.Givens
 	if r.URL.Query().Get("solution") == "1" {
 		if p.Solution.Cells == nil {

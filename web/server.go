@@ -76,6 +76,7 @@ type Server struct {
 	queries []queries.Query
 	mux     *http.ServeMux
 	cubes   cubeCache
+	traces  traceCache
 }
 
 // New returns a Server over d, which the caller opened (read-only for a
@@ -116,6 +117,7 @@ func (s *Server) routes() {
 	s.mux.Handle("GET /puzzles", s.page(s.puzzles))
 	s.mux.Handle("GET /puzzles/{id}", s.page(s.puzzle))
 	s.mux.HandleFunc("GET /puzzles/{id}/grid.svg", s.puzzleSVG)
+	s.mux.Handle("GET /puzzles/{id}/path", s.page(s.path))
 	s.mux.Handle("GET /collections", s.page(s.collections))
 	s.mux.Handle("GET /collections/{name}", s.page(s.collection))
 	s.mux.Handle("GET /experiments", s.page(s.experiments))
