@@ -3,11 +3,8 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -70,14 +67,16 @@ func runExport(ctx context.Context, cmd *cobra.Command, o *exportOptions) error 
 		return err
 	}
 	recs := make([]importers.Record, len(ps))
+	ids := make([]int64, len(ps))
 	for i, e := range ps {
-		if recs[i], err = exportRecord(e); err != nil {
-			return err
+		if recs[i], err = importers.StoredRecord(e.Puzzle, e.Membership, e.Ratings); err != nil {
+			return fmt.Errorf("export: %w", err)
 		}
+		ids[i] = e.Puzzle.ID
 	}
 	stderr := cmd.ErrOrStderr()
 	if format.OnePerFile {
-		n, err := exportFiles(o.output, format, recs, ps)
+		n, err := format.EncodeFiles(o.output, recs, ids)
 		if err != nil {
 			return err
 		}
@@ -107,80 +106,4 @@ func runExport(ctx context.Context, cmd *cobra.Command, o *exportOptions) error 
 		fmt.Fprintf(stderr, "exported %d puzzles to %s (%s)\n", len(recs), o.output, format.Name)
 	}
 	return nil
-}
-
-// exportRecord turns a stored puzzle into a record for an encoder.
-func exportRecord(e db.ExportedPuzzle) (importers.Record, error) {
-	r := importers.Record{Grid: e.Puzzle.Givens, Solution: e.Puzzle.Solution, Label: e.Membership.Label,
-		Collection: e.Membership.Collection, Line: e.Membership.SourceLine}
-	if m := e.Membership.Metadata; m != "" {
-		var raw map[string]json.RawMessage
-		if err := json.Unmarshal([]byte(m), &raw); err != nil {
-			return r, fmt.Errorf("export: puzzle %d: metadata: %w", e.Puzzle.ID, err)
-		}
-		r.Metadata = make(map[string]string, len(raw))
-		for k, v := range raw {
-			var s string
-			if json.Unmarshal(v, &s) != nil {
-				s = string(v)
-			}
-			r.Metadata[k] = s
-		}
-	}
-	for _, x := range e.Ratings {
-		if x.Value != nil {
-			r.Ratings = append(r.Ratings, importers.Rating{Rater: x.Rater, Value: *x.Value})
-		}
-	}
-	return r, nil
-}
-
-// exportFiles writes a file per puzzle into dir, named after the label
-// (or the puzzle id), and returns how many.
-func exportFiles(dir string, format *importers.Format, recs []importers.Record, ps []db.ExportedPuzzle) (int, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return 0, sudokulab.WrapError(sudokulab.EINVALID, err, "export")
-	}
-	ext := ".txt"
-	if len(format.Extensions) > 0 {
-		ext = format.Extensions[0]
-	}
-	used := map[string]bool{}
-	for i, r := range recs {
-		name := fileName(r.Label)
-		if name == "" || used[name] {
-			name = fmt.Sprintf("puzzle-%d", ps[i].Puzzle.ID)
-		}
-		used[name] = true
-		f, err := os.Create(filepath.Join(dir, name+ext))
-		if err != nil {
-			return i, sudokulab.WrapError(sudokulab.EINVALID, err, "export")
-		}
-		err = format.Encode(f, []importers.Record{r})
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return i, sudokulab.WrapError(sudokulab.EINVALID, err, "export puzzle %d", ps[i].Puzzle.ID)
-		}
-	}
-	return len(recs), nil
-}
-
-// fileName returns a label as a safe file name, or "".
-func fileName(label string) string {
-	s := strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			return r
-		case r == ' ':
-			return '_'
-		}
-		return -1
-	}, label)
-	s = strings.Trim(s, ".")
-	if len(s) > 100 {
-		s = s[:100]
-	}
-	return s
 }
