@@ -20,8 +20,10 @@ type ExportedRun struct {
 	// Experiment is the name of the selected experiment, or without one
 	// the experiment that recorded the run ("" if none).
 	Experiment string
-	// Config and Solver name the configuration and its solver.
+	// Config and Solver name the configuration and its solver; Params
+	// are its parameters, the JSON object of configs.params.
 	Config, Solver string
+	Params         string
 	// PuzzleLabel is the smallest of the puzzle's non-empty labels in its
 	// collections, or "" when it has none.
 	PuzzleLabel string

@@ -58,8 +58,9 @@ func ExportRuns(ctx context.Context, d *DB, sel RunSelection, v RunVisitor) (run
 		       r.wall_seconds, r.cpu_seconds, r.prefilter_revisions, r.nodes, r.guesses,
 		       r.effort, r.effort_unit, r.error, r.code_version, r.host, r.started_at, r.finished_at,
 		       t.seq, t.generation, t.evaluations, t.elapsed_seconds, t.best_cost, t.current_cost,
-		       t.restarts, t.convergence
+		       t.restarts, t.convergence, cp.params
 		FROM run_results r
+		JOIN configs cp ON cp.id = r.config_id
 		LEFT JOIN (SELECT id, MIN(label) AS label FROM puzzle_catalog WHERE label <> '' GROUP BY id) pl
 		       ON pl.id = r.puzzle_id
 		LEFT JOIN trajectory_points t ON t.run_id = r.id
@@ -92,7 +93,7 @@ func ExportRuns(ctx context.Context, d *DB, sel RunSelection, v RunVisitor) (run
 			&status, &n.Evaluations, &n.Generations, &n.Restarts, &n.BestCost,
 			&n.WallSeconds, &n.CPUSeconds, &n.PrefilterRevisions, &n.Nodes, &n.Guesses,
 			&next.Effort, &next.EffortUnit, strCol{&n.Error}, &n.CodeVersion, &n.Host, timeCol{&n.StartedAt}, timeCol{&n.FinishedAt},
-			&seq, &gen, &evals, &secs, &best, &point.CurrentCost, &rs, &point.Convergence)
+			&seq, &gen, &evals, &secs, &best, &point.CurrentCost, &rs, &point.Convergence, &next.Params)
 		if err != nil {
 			return runs, points, dbError(err, "export runs")
 		}

@@ -1,8 +1,6 @@
 package runexport
 
 import (
-	"bufio"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"strconv"
@@ -34,15 +32,12 @@ const runColumns = 31
 // evaluations, seconds, best_cost and restarts the run's final values;
 // current_cost and convergence empty). NULL is an empty field.
 type CSV struct {
-	w       *bufio.Writer
-	c       *csv.Writer
+	table
 	sum     Summary
 	run     []string // the current run's columns
 	final   []string // its final-state row's point columns
 	points  int64    // points of the current run
 	started bool     // a run has started
-	headed  bool     // the header is written
-	err     error
 }
 
 var _ Writer = (*CSV)(nil)
@@ -50,8 +45,7 @@ var _ Writer = (*CSV)(nil)
 // NewCSV returns a Writer of the CSV table to w. It writes the header with
 // the first run, or on Close when there is none.
 func NewCSV(w io.Writer) *CSV {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	return &CSV{w: bw, c: csv.NewWriter(bw), run: make([]string, 0, len(CSVColumns))}
+	return &CSV{table: newTable(w, CSVColumns), run: make([]string, 0, len(CSVColumns))}
 }
 
 // Summary implements Writer.
@@ -116,29 +110,7 @@ func (w *CSV) Close() error {
 	if err := w.endRun(); err != nil {
 		return w.fail(err)
 	}
-	if err := w.header(); err != nil {
-		return w.fail(err)
-	}
-	w.c.Flush()
-	if err := w.c.Error(); err != nil {
-		return w.fail(fmt.Errorf("csv: %w", err))
-	}
-	if err := w.w.Flush(); err != nil {
-		return w.fail(fmt.Errorf("csv: %w", err))
-	}
-	return nil
-}
-
-// header writes the header row once.
-func (w *CSV) header() error {
-	if w.headed {
-		return nil
-	}
-	w.headed = true
-	if err := w.c.Write(CSVColumns); err != nil {
-		return fmt.Errorf("csv: %w", err)
-	}
-	return nil
+	return w.close()
 }
 
 // endRun writes the final-state row of a run that had no points.
@@ -159,14 +131,6 @@ func (w *CSV) write(point ...string) error {
 		return fmt.Errorf("csv: %w", err)
 	}
 	return nil
-}
-
-// fail records the first error; later calls return it.
-func (w *CSV) fail(err error) error {
-	if w.err == nil {
-		w.err = err
-	}
-	return w.err
 }
 
 func i64(n int64) string   { return strconv.FormatInt(n, 10) }

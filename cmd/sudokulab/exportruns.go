@@ -16,8 +16,12 @@ import (
 	"sudokulab/runexport"
 )
 
-// csvFileName is the file export-runs --format csv writes into a folder.
-const csvFileName = "trajectories.csv"
+// csvFileName is the file export-runs --format csv writes into a folder,
+// and runsFileName the per-run table beside it.
+const (
+	csvFileName  = "trajectories.csv"
+	runsFileName = "runs.csv"
+)
 
 type exportRunsOptions struct {
 	*options
@@ -48,7 +52,10 @@ trajectory points, as the runs are read:
   csv          a tidy long table, one row per trajectory point with its run's
                columns (a run without points gets one row of its final
                values), into -o FILE.csv, -o - (standard output), or
-               DIR/` + csvFileName + `.
+               DIR/` + csvFileName + `; and beside it (not with -o -) a table
+               of one row per run (its configuration and parameters, puzzle,
+               seed, budget, outcome, effort in every unit; seconds to the
+               nanosecond) in FILE-runs.csv or DIR/` + runsFileName + `.
 
 docs/export-runs.md describes every file, field and column. The folder given
 to iohprofiler must be new or empty. The database is only read.`,
@@ -83,6 +90,8 @@ func runExportRuns(ctx context.Context, cmd *cobra.Command, o *exportRunsOptions
 		w     runexport.Writer
 		where string // what the summary says was written
 		file  *lazyFile
+		// runsFile is the per-run table beside file.
+		runsFile *lazyFile
 	)
 	switch o.fileFormat {
 	case "iohprofiler":
@@ -99,11 +108,12 @@ func runExportRuns(ctx context.Context, cmd *cobra.Command, o *exportRunsOptions
 			w, where = runexport.NewCSV(cmd.OutOrStdout()), "standard output"
 		default:
 			path := o.output
+			runsPath := strings.TrimSuffix(path, filepath.Ext(path)) + "-runs.csv"
 			if !strings.EqualFold(filepath.Ext(path), ".csv") {
-				path = filepath.Join(path, csvFileName)
+				path, runsPath = filepath.Join(path, csvFileName), filepath.Join(path, runsFileName)
 			}
-			file = &lazyFile{path: path}
-			w, where = runexport.NewCSV(file), path
+			file, runsFile = &lazyFile{path: path}, &lazyFile{path: runsPath}
+			w, where = runexport.Both(runexport.NewCSV(file), runexport.NewRunsCSV(runsFile)), path
 		}
 	case "":
 		return sudokulab.Errorf(sudokulab.EINVALID, "export-runs needs --format iohprofiler or --format csv")
@@ -128,6 +138,9 @@ func runExportRuns(ctx context.Context, cmd *cobra.Command, o *exportRunsOptions
 		w.Close() // closes the files; the error says what went wrong
 	}
 	if cerr := file.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := runsFile.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {

@@ -228,6 +228,41 @@ func TestExportRunsExample(t *testing.T) {
 		t.Fatalf("export-runs csv: exit %d: %s", code, errOut)
 	}
 	checkCSV(t, filepath.Join(dir, "trajectories.csv"), want)
+	checkRunsCSV(t, filepath.Join(dir, "runs.csv"), want)
+	// Beside a named file, FILE-runs.csv; with -o - only the long table.
+	named := filepath.Join(dir, "named", "all.csv")
+	if _, errOut, code := run(t, "--db", path, "export-runs", "--format", "csv", "-o", named); code != 0 {
+		t.Fatalf("export-runs csv -o %s: exit %d: %s", named, code, errOut)
+	}
+	checkRunsCSV(t, filepath.Join(dir, "named", "all-runs.csv"), want)
+	out, _, code := run(t, "--db", path, "export-runs", "--format", "csv", "-o", "-")
+	if code != 0 || strings.Contains(out, "params") {
+		t.Errorf("-o -: exit %d; the per-run table is not written to standard output", code)
+	}
+}
+
+// checkRunsCSV reads the per-run table in file and checks that it holds
+// one row per run of want, in order, with the configuration's parameters.
+func checkRunsCSV(t *testing.T, file string, want []storedRun) {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	records, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(records[0], runexport.RunsCSVColumns) || len(records) != len(want)+1 {
+		t.Fatalf("%s: header %q and %d rows, want %q and %d", file, records[0], len(records)-1, runexport.RunsCSVColumns, len(want))
+	}
+	for i, r := range want {
+		row := records[i+1]
+		if row[0] != strconv.FormatInt(r.id, 10) || row[2] != r.config || !strings.HasPrefix(row[4], "{") || row[10] != strconv.FormatInt(r.seed, 10) {
+			t.Errorf("row %d: %q, want run %d of %s, seed %d, with its parameters", i+1, row, r.id, r.config, r.seed)
+		}
+	}
 }
 
 // TestExportRunsFreshExperiment records a small experiment (one trace of
