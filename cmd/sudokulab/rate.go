@@ -208,32 +208,10 @@ func makeRaters(ctx context.Context, d *db.DB, reg *raters.Registry, rater strin
 	if err != nil {
 		return nil, err
 	}
-	names := []string{rater}
-	if rater == "all" {
-		names = nil
-		for _, n := range reg.Names() {
-			if in, _ := reg.Lookup(n); !in.NeedsDB || byRater[n] != nil {
-				names = append(names, n)
-			}
-		}
+	if d == nil {
+		return reg.Make(ctx, rater, byRater, nil) // not a nil *db.DB in the interface
 	}
-	var out []raters.Rater
-	for _, n := range names {
-		in, err := reg.Lookup(n)
-		if err != nil {
-			return nil, err
-		}
-		env := raters.Env{Options: byRater[n]}
-		if d != nil {
-			env.DB = d // not a nil *db.DB in the interface
-		}
-		r, err := in.New(ctx, env)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, nil
+	return reg.Make(ctx, rater, byRater, d)
 }
 
 func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {

@@ -10,29 +10,6 @@ import (
 	"sudokulab/raters/ratepool"
 )
 
-// allRaters makes every rater that reads no database, with its defaults,
-// as rate --rater all does.
-func allRaters(t testing.TB) []raters.Rater {
-	t.Helper()
-	reg := raters.Default()
-	var rs []raters.Rater
-	for _, n := range reg.Names() {
-		in, err := reg.Lookup(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if in.NeedsDB {
-			continue
-		}
-		r, err := in.New(context.Background(), raters.Env{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs = append(rs, r)
-	}
-	return rs
-}
-
 // BenchmarkRateAll rates 1,000 tdoku puzzles (the magictour top 1465, hard
 // for backtracking, from the shared data folder) by every rater but
 // empirical on all CPUs, as rate does.
@@ -41,7 +18,10 @@ func BenchmarkRateAll(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rs := allRaters(b)
+	rs, err := raters.Default().Make(context.Background(), raters.All, nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
 	var work []ratepool.Job
 	for i, g := range list[:1000] {
 		work = append(work, ratepool.Job{Puzzle: sudokulab.Puzzle{ID: int64(i + 1), Givens: g}, Raters: rs})
