@@ -37,9 +37,10 @@ lab's size and recent imports and experiments; the puzzles of puzzle_catalog
 with facets (collection, box shape, givens, solution count, each rater's
 level) and counts per value, sorted by any column or rating, a page at a
 time; each puzzle drawn with its solution, its ratings side by side, its
-collections, the puzzles equal to it up to symmetry and its runs; the
+collections, the puzzles equal to it up to symmetry, its runs, and its
+solution path step by step (candidates, placements, eliminations); the
 experiments with their progress per configuration (pending, running,
-lapsed, done, hosts), updated every two seconds without reloading, and
+lapsed, done, hosts), updated every second without reloading, and
 their success and ERT with intervals; each run with its configuration,
 budget, seed, outcome, trajectory plot and final grid; and a SQL console
 with the canned queries as forms.

@@ -1,5 +1,5 @@
 // live.js keeps an experiment's progress current without reloading the
-// page: every two seconds it fetches the progress as JSON and rewrites the
+// page: every second it fetches the progress as JSON and rewrites the
 // totals and the two tables. It writes text only (textContent), never
 // markup, so names from the database cannot inject any.
 (function () {
@@ -48,7 +48,7 @@
         if (live) { live.hidden = false; }
       })
       .catch(function () { if (live) { live.hidden = true; } })
-      .then(function () { setTimeout(poll, 2000); });
+      .then(function () { setTimeout(poll, 1000); });
   }
-  setTimeout(poll, 2000);
+  setTimeout(poll, 1000);
 })();
