@@ -30,7 +30,7 @@ type RunSelection struct {
 // InExperiment is the condition on the run_results row r that holds for
 // the runs of one experiment, named by its one '?' argument: the runs it
 // recorded and those it linked (experiment_runs).
-const InExperiment = `r.id IN (SELECT er.run_id FROM experiment_runs er JOIN experiments e ON e.id = er.experiment_id WHERE e.name = ?)`
+const InExperiment = `r.id IN (SELECT id FROM experiment_run_results WHERE experiment = ?)`
 
 // Check refuses a predicate of s that could leave the parentheses it is
 // pasted into (see CheckPredicate).

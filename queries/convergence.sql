@@ -14,7 +14,7 @@ selected AS (
   SELECT r.id, r.config
   FROM run_results r
   WHERE (CAST(:config AS TEXT) IS NULL OR r.config = :config)
-    AND (CAST(:experiment AS TEXT) IS NULL OR r.id IN (SELECT er.run_id FROM experiment_runs er JOIN experiments e ON e.id = er.experiment_id WHERE e.name = :experiment))
+    AND (CAST(:experiment AS TEXT) IS NULL OR r.id IN (SELECT id FROM experiment_run_results WHERE experiment = :experiment))
     AND (CAST(:collection AS TEXT) IS NULL OR r.puzzle_id IN (
           SELECT id FROM puzzle_catalog WHERE collection = :collection))
 ),

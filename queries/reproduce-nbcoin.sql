@@ -31,7 +31,7 @@ ours AS (
          SUM(r.generations) / SUM(r.wall_seconds) AS generations_per_second
   FROM run_results r
   JOIN puzzle_catalog pc ON pc.id = r.puzzle_id AND pc.collection = 'nb-coin'
-  WHERE r.solver = 'nb-coin' AND (CAST(:experiment AS TEXT) IS NULL OR r.id IN (SELECT er.run_id FROM experiment_runs er JOIN experiments e ON e.id = er.experiment_id WHERE e.name = :experiment))
+  WHERE r.solver = 'nb-coin' AND (CAST(:experiment AS TEXT) IS NULL OR r.id IN (SELECT id FROM experiment_run_results WHERE experiment = :experiment))
   GROUP BY r.config, pc.label
 )
 SELECT o.config, p.puzzle,

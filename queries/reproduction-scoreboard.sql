@@ -212,7 +212,7 @@ runs AS (
   FROM run_results r
   WHERE r.status IN ('solved', 'unsolved', 'timeout')
     AND (CAST(:experiment AS TEXT) IS NULL OR r.id IN (
-      SELECT er.run_id FROM experiment_runs er JOIN experiments e ON e.id = er.experiment_id WHERE e.name = :experiment))
+      SELECT id FROM experiment_run_results WHERE experiment = :experiment))
 ),
 -- A seed run with several budgets is one sample: the run with the largest
 -- budget (0: none) stands for it.

@@ -14,7 +14,7 @@ WITH runs AS (
          r.solved, r.effort, r.effort_unit, r.generations, r.wall_seconds, r.cpu_seconds, r.prefilter_revisions
   FROM run_results r
   JOIN puzzle_catalog pc ON pc.id = r.puzzle_id
-  WHERE (CAST(:experiment AS TEXT) IS NULL OR r.id IN (SELECT er.run_id FROM experiment_runs er JOIN experiments e ON e.id = er.experiment_id WHERE e.name = :experiment))
+  WHERE (CAST(:experiment AS TEXT) IS NULL OR r.id IN (SELECT id FROM experiment_run_results WHERE experiment = :experiment))
     AND (CAST(:collection AS TEXT) IS NULL OR pc.collection = :collection)
     AND (CAST(:config AS TEXT) IS NULL OR r.config = :config)
 ),

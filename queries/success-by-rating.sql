@@ -15,7 +15,7 @@ WITH runs AS (
   FROM run_results r
   LEFT JOIN ratings rt ON rt.puzzle_id = r.puzzle_id AND rt.rater = :rater
   LEFT JOIN rating_levels lv ON lv.rater = rt.rater AND lv.label = rt.label
-  WHERE (CAST(:experiment AS TEXT) IS NULL OR r.id IN (SELECT er.run_id FROM experiment_runs er JOIN experiments e ON e.id = er.experiment_id WHERE e.name = :experiment))
+  WHERE (CAST(:experiment AS TEXT) IS NULL OR r.id IN (SELECT id FROM experiment_run_results WHERE experiment = :experiment))
     AND (CAST(:config AS TEXT) IS NULL OR r.config = :config)
 ),
 solved AS (
