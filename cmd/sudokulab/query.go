@@ -9,6 +9,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/internal/suggest"
 	"sudokulab/queries"
 )
 
@@ -115,7 +116,7 @@ func findQuery(name string) (queries.Query, error) {
 			names[i] = q.Name
 		}
 		return q, sudokulab.Errorf(sudokulab.ENOTFOUND, "no query called %q%s; sudokulab query list lists them (known: %s)",
-			name, didYouMean(nameSuggestions(name, names)), strings.Join(names, ", "))
+			name, suggest.DidYouMean(suggest.Names(name, names)), strings.Join(names, ", "))
 	}
 	return q, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"sudokulab"
+	"sudokulab/internal/suggest"
 )
 
 // Usage errors (a mistyped flag or command, a missing or extra argument)
@@ -37,23 +38,11 @@ func flagError(cmd *cobra.Command, err error) error {
 				strings.SplitN(err.Error(), "\n", 2)[0]))
 		}
 		if short := notExist.GetSpecifiedShortnames(); short != "" && len(name) == 1 {
-			return usageError(cmd, err.Error()+didYouMean(flagSuggestions(cmd, name, true)))
+			return usageError(cmd, err.Error()+suggest.DidYouMean(flagSuggestions(cmd, name, true)))
 		}
-		return usageError(cmd, err.Error()+didYouMean(flagSuggestions(cmd, name, false)))
+		return usageError(cmd, err.Error()+suggest.DidYouMean(flagSuggestions(cmd, name, false)))
 	}
 	return usageError(cmd, err.Error())
-}
-
-// didYouMean phrases suggestions: "" for none, else " (did you mean A or
-// B?)".
-func didYouMean(suggestions []string) string {
-	switch len(suggestions) {
-	case 0:
-		return ""
-	case 1:
-		return " (did you mean " + suggestions[0] + "?)"
-	}
-	return " (did you mean " + strings.Join(suggestions[:len(suggestions)-1], ", ") + " or " + suggestions[len(suggestions)-1] + "?)"
 }
 
 // flagSuggestions returns the flags of cmd (its own and those it
@@ -73,7 +62,7 @@ func flagSuggestions(cmd *cobra.Command, name string, short bool) []string {
 			if f.Shorthand != "" && strings.EqualFold(f.Shorthand, name) {
 				out = append(out, "-"+f.Shorthand+" (--"+f.Name+")")
 			}
-		case editDistance(strings.ToLower(name), f.Name) <= 2 || (len(name) >= 2 && strings.HasPrefix(f.Name, strings.ToLower(name))):
+		case suggest.Distance(strings.ToLower(name), f.Name) <= 2 || (len(name) >= 2 && strings.HasPrefix(f.Name, strings.ToLower(name))):
 			out = append(out, "--"+f.Name)
 		}
 	}
@@ -83,39 +72,6 @@ func flagSuggestions(cmd *cobra.Command, name string, short bool) []string {
 	return out
 }
 
-// nameSuggestions returns the names within an edit distance of 2 of name,
-// or starting with it.
-func nameSuggestions(name string, names []string) []string {
-	var out []string
-	for _, n := range names {
-		if editDistance(strings.ToLower(name), strings.ToLower(n)) <= 2 || (len(name) >= 2 && strings.HasPrefix(n, name)) {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, by bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 // subcommandArgs is the Args of a command that only holds subcommands: an
 // argument is a mistyped subcommand, named with the nearest ones.
 func subcommandArgs(cmd *cobra.Command, args []string) error {
@@ -123,7 +79,7 @@ func subcommandArgs(cmd *cobra.Command, args []string) error {
 		return nil
 	}
 	return usageError(cmd, fmt.Sprintf("unknown command %q for %q%s", args[0], cmd.CommandPath(),
-		didYouMean(commandSuggestions(cmd, args[0]))))
+		suggest.DidYouMean(commandSuggestions(cmd, args[0]))))
 }
 
 // commandSuggestions returns the subcommands of cmd near name.
@@ -134,7 +90,7 @@ func commandSuggestions(cmd *cobra.Command, name string) []string {
 			names = append(names, c.Name())
 		}
 	}
-	return nameSuggestions(name, names)
+	return suggest.Names(name, names)
 }
 
 // subcommandNames lists the subcommands of cmd a user may call.
@@ -184,7 +140,7 @@ func unknownCommand(err error) error {
 			suggestions = append(suggestions, strings.TrimSpace(l))
 		}
 	}
-	return sudokulab.Errorf(sudokulab.EINVALID, "%s%s; see sudokulab --help", head, didYouMean(suggestions))
+	return sudokulab.Errorf(sudokulab.EINVALID, "%s%s; see sudokulab --help", head, suggest.DidYouMean(suggestions))
 }
 
 // outputFormats are the values of --output-format.
