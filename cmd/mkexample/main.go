@@ -160,6 +160,7 @@ func build(ctx context.Context, out string) error {
 // on a fresh clone. They are samples, not results: docs/reproduction-*.md
 // has the experiments.
 const (
+	sampleExperiment  = "example-samples"
 	sampleGenerations = 300
 	sampleTimeout     = 2 * time.Second
 )
@@ -174,14 +175,14 @@ var presetPuzzles = map[string][]string{
 
 func sampleRuns(ctx context.Context, d *db.DB, ids map[string]int64) error {
 	reg := solvers.Default()
-	expID, err := db.EnsureExperiment(ctx, d, "example-samples",
-		fmt.Sprintf("every preset on %v (presets made for one puzzle on that one), seeds 1-2, at most %d generations or %v per run: samples for the canned queries and plots, not results", samplePuzzles, sampleGenerations, sampleTimeout))
-	if err != nil {
+	if _, err := db.EnsureExperiment(ctx, d, sampleExperiment,
+		fmt.Sprintf("every preset on %v (presets made for one puzzle on that one), seeds 1-2, at most %d generations or %v per run: samples for the canned queries and plots, not results", samplePuzzles, sampleGenerations, sampleTimeout)); err != nil {
 		return err
 	}
 	// One plan per puzzle list, each the cross product of its puzzles,
-	// presets and seeds.
-	plans := map[string]*runner.Plan{}
+	// presets and seeds, as sudokulab run --puzzle ... --config ... gives
+	// it.
+	specs := map[string]*runner.Spec{}
 	var order []string
 	for _, info := range reg.All() {
 		for _, preset := range info.Presets {
@@ -190,34 +191,28 @@ func sampleRuns(ctx context.Context, d *db.DB, ids map[string]int64) error {
 				names = ps
 			}
 			key := fmt.Sprint(names)
-			plan, ok := plans[key]
+			spec, ok := specs[key]
 			if !ok {
-				plan = &runner.Plan{
-					Seeds:        []int64{1, 2},
-					Budget:       sudokulab.Budget{MaxGenerations: sampleGenerations},
-					Timeout:      sampleTimeout,
-					ExperimentID: expID,
+				spec = &runner.Spec{
+					Experiment: sampleExperiment,
+					FirstSeed:  1,
+					Seeds:      2,
+					Budget:     sudokulab.Budget{MaxGenerations: sampleGenerations},
+					Timeout:    sampleTimeout,
+					Trace:      runner.DefaultTrace,
 				}
 				for _, name := range names {
-					p, err := db.GetPuzzle(ctx, d, ids[name])
-					if err != nil {
-						return err
-					}
-					plan.Puzzles = append(plan.Puzzles, *p)
+					spec.PuzzleIDs = append(spec.PuzzleIDs, ids[name])
 				}
-				plans[key] = plan
+				specs[key] = spec
 				order = append(order, key)
 			}
-			c, err := runner.LoadConfig(ctx, d, reg, preset.Name)
-			if err != nil {
-				return err
-			}
-			plan.Configs = append(plan.Configs, c)
+			spec.Configs = append(spec.Configs, preset.Name)
 		}
 	}
 	runs := 0
 	for _, key := range order {
-		sum, err := runner.Execute(ctx, d, *plans[key], runner.Options{Trace: runner.DefaultTrace})
+		sum, err := runner.Run(ctx, d, reg, *specs[key], runner.Options{})
 		if err != nil {
 			return err
 		}
