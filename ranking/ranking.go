@@ -109,6 +109,10 @@ type Entry struct {
 	Score float64
 	// Runs and Solved count its runs on the puzzles ranked.
 	Runs, Solved int
+	// VersusBest is the two-sided p-value of the signed-rank test of
+	// this configuration's scores against the best's, adjusted by Holm's
+	// method over the k-1 comparisons with the best (NaN for the best).
+	VersusBest float64
 	// Verdict is "best", "tied with best" or "worse than <best>".
 	Verdict string
 }
@@ -279,25 +283,37 @@ func Analyze(runs []Run, configs []string, unit string, o Options) *Result {
 
 // verdicts says of each configuration whether it is the best (the least
 // mean rank), tied with it, or worse: worse when Friedman's test rejects
-// equal ranks at alpha and the Holm-adjusted signed-rank test of the pair
-// with the best does too, with this configuration the one whose paired
-// scores are the larger (V above its mean).
+// equal ranks at alpha and the signed-rank test of its scores against the
+// best's does too, Holm-adjusted over the k-1 comparisons with the best
+// (a comparison with a control, as Demšar 2006 section 3.2.2 sets it:
+// the family is the question the verdicts answer, not all k(k-1)/2
+// pairs), with this configuration the one whose paired scores are the
+// larger (V below its mean).
 func (res *Result) verdicts() {
 	if len(res.Ranking) == 0 {
 		return
 	}
 	best := res.Ranking[0].Config
 	res.Ranking[0].Verdict = "best"
-	rejected := res.Friedman.P < res.Options.Alpha
-	for i := 1; i < len(res.Ranking); i++ {
-		res.Ranking[i].Verdict = "tied with best"
-		p := res.Pairs[i-1] // the pairs of the best come first, in ranking order
-		if p.A != best || p.B != res.Ranking[i].Config {
+	res.Ranking[0].VersusBest = math.NaN()
+	// The pairs of the best come first, in ranking order.
+	vs := res.Pairs[:len(res.Ranking)-1]
+	ps := make([]float64, len(vs))
+	for i, p := range vs {
+		if p.A != best || p.B != res.Ranking[i+1].Config {
 			panic("ranking: pairs out of order")
 		}
+		ps[i] = p.Wilcoxon.P
+	}
+	adjusted := stats.Holm(ps)
+	rejected := res.Friedman.P < res.Options.Alpha
+	for i, p := range vs {
+		e := &res.Ranking[i+1]
+		e.VersusBest = adjusted[i]
+		e.Verdict = "tied with best"
 		n := float64(p.Wilcoxon.N)
-		if rejected && p.WilcoxonHolm < res.Options.Alpha && p.Wilcoxon.V < n*(n+1)/4 {
-			res.Ranking[i].Verdict = "worse than " + best
+		if rejected && adjusted[i] < res.Options.Alpha && p.Wilcoxon.V < n*(n+1)/4 {
+			e.Verdict = "worse than " + best
 		}
 	}
 }
@@ -436,17 +452,18 @@ func cmpFloat(a, b float64) int {
 
 // Columns are the columns of Table, the measure's column named by Label.
 func (r *Result) Columns() []string {
-	return []string{"rank", "config", "mean_rank", r.Label(), "puzzles", "runs", "solved", "verdict"}
+	return []string{"rank", "config", "mean_rank", r.Label(), "puzzles", "runs", "solved", "p_vs_best", "verdict"}
 }
 
 // Table returns the ranking, best first: mean ranks to 4 decimals, scores
-// to 6 significant digits ("inf" for an ERT without a success).
+// to 6 significant digits ("inf" for an ERT without a success), p-values
+// to 4.
 func (r *Result) Table() db.Table {
 	t := db.Table{Columns: r.Columns()}
 	for i, e := range r.Ranking {
 		t.Rows = append(t.Rows, []any{
 			int64(i + 1), e.Config, round(e.MeanRank, 4), compare.Sig(e.Score, 6),
-			int64(r.Puzzles), int64(e.Runs), int64(e.Solved), e.Verdict,
+			int64(r.Puzzles), int64(e.Runs), int64(e.Solved), compare.Sig(e.VersusBest, 4), e.Verdict,
 		})
 	}
 	return t
@@ -487,7 +504,7 @@ func (r *Result) Summary() string {
 	if r.Incomplete > 0 {
 		s += fmt.Sprintf(" (%d more left out: not every configuration has a score there)", r.Incomplete)
 	}
-	s += fmt.Sprintf("; Friedman chi2 = %s, df = %d, p = %s (Iman-Davenport F = %s, p = %s); Nemenyi CD = %s at alpha %g; verdicts by Holm-adjusted Wilcoxon signed-rank tests against the best",
+	s += fmt.Sprintf("; Friedman chi2 = %s, df = %d, p = %s (Iman-Davenport F = %s, p = %s); Nemenyi CD = %s at alpha %g; verdicts by Wilcoxon signed-rank tests against the best, Holm-adjusted over the k-1 comparisons (p_vs_best)",
 		num(r.Friedman.Statistic, 4), r.Friedman.DF, num(r.Friedman.P, 4), num(r.FF, 4), num(r.FFP, 4), num(r.CD, 4), r.Options.Alpha)
 	return s
 }

@@ -55,6 +55,10 @@ func TestAnalyzeLadder(t *testing.T) {
 			t.Errorf("place %d: %+v, want %+v", i+1, e, w)
 		}
 	}
+	// Against the best, Holm over its 2 comparisons: 2 * 2/4096 each.
+	if !math.IsNaN(res.Ranking[0].VersusBest) || math.Abs(res.Ranking[1].VersusBest-4/4096.0) > 1e-15 || res.Ranking[2].VersusBest != res.Ranking[1].VersusBest {
+		t.Errorf("p against the best: %v %v %v", res.Ranking[0].VersusBest, res.Ranking[1].VersusBest, res.Ranking[2].VersusBest)
+	}
 	// Friedman on a perfect ladder of 3 over 12 blocks: chi2 = 12 N / (k (k+1))
 	// * sum (R_j - (k+1)/2)^2 = 12*12/12 * 2 = 24.
 	if math.Abs(res.Friedman.Statistic-24) > 1e-9 || res.Friedman.P > 1e-5 {

@@ -285,9 +285,9 @@ func TestCompareRanking(t *testing.T) {
 	// alpha solves 7 of 11 and 10 of 10, beta 11 of 12 and 5 of 5.
 	for _, want := range []string{
 		"2 configurations ranked by success rate on 2 puzzles; Friedman chi2 = ",
-		"rank  config  mean_rank  success_rate  puzzles  runs  solved  verdict",
-		"1     beta    1.25       0.941176      2        17    16      best",
-		"2     alpha   1.75       0.809524      2        21    17      tied with best",
+		"rank  config  mean_rank  success_rate  puzzles  runs  solved  p_vs_best  verdict",
+		"1     beta    1.25       0.941176      2        17    16      NULL       best",
+		"2     alpha   1.75       0.809524      2        21    17      1          tied with best",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
