@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"sudokulab/db"
+	"sudokulab/internal/pgtest"
 	"sudokulab/web"
 )
 
@@ -40,10 +41,41 @@ func exampleCopy(tb testing.TB) string {
 	return path
 }
 
-func newLab(t *testing.T) *lab {
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// newLab returns a lab on SQLite.
+func newLab(t *testing.T) *lab { return newLabOn(t, "") }
+
+// onEngines runs fn on a lab on SQLite and on one on PostgreSQL, both
+// holding lab.db.example.
+func onEngines(t *testing.T, fn func(t *testing.T, l *lab)) {
+	t.Run("SQLite", func(t *testing.T) { fn(t, newLabOn(t, "")) })
+	t.Run("PostgreSQL", func(t *testing.T) { fn(t, newLabOn(t, pgtest.DSN(t))) })
+}
+
+// newLabOn returns a lab on the PostgreSQL database dsn (lab.db.example
+// merged into it), or on a copy of lab.db.example when dsn is empty.
+func newLabOn(t *testing.T, dsn string) *lab {
 	t.Helper()
 	ctx := context.Background()
 	path := exampleCopy(t)
+	if dsn != "" {
+		src, err := db.OpenOptions(ctx, path, db.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst, err := db.Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = db.Merge(ctx, dst, src, db.MergeOptions{})
+		src.Close()
+		dst.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		path = dsn
+	}
 	w, err := db.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +112,7 @@ func (l *lab) addPuzzle(t *testing.T, n int) {
 
 func (l *lab) exec(t *testing.T, query string, args ...any) {
 	t.Helper()
-	if _, err := l.w.ExecContext(context.Background(), query, args...); err != nil {
+	if _, err := l.w.ExecContext(context.Background(), l.w.Rebind(query), args...); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
 }
@@ -89,7 +121,7 @@ func (l *lab) exec(t *testing.T, query string, args ...any) {
 func (l *lab) count(t *testing.T, query string, args ...any) int64 {
 	t.Helper()
 	var n int64
-	if err := l.w.QueryRowContext(context.Background(), query, args...).Scan(&n); err != nil {
+	if err := l.w.QueryRowContext(context.Background(), l.w.Rebind(query), args...).Scan(&n); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
 	return n
@@ -149,45 +181,46 @@ func (l *lab) getHTML(t *testing.T, path string) string {
 }
 
 func TestHome(t *testing.T) {
-	l := newLab(t)
-	var home struct {
-		Lab struct {
-			Puzzles, Collections, Configurations, Experiments, Runs int64
-		} `json:"lab"`
-		SchemaVersion int64  `json:"schema_version"`
-		CodeVersion   string `json:"code_version"`
-		Experiments   struct {
-			Columns []string `json:"columns"`
-			Rows    [][]any  `json:"rows"`
-		} `json:"recent_experiments"`
-	}
-	l.getJSON(t, "/index.json", &home)
-	want := map[string][2]int64{
-		"puzzles":        {home.Lab.Puzzles, l.count(t, `SELECT COUNT(*) FROM puzzles`)},
-		"collections":    {home.Lab.Collections, l.count(t, `SELECT COUNT(*) FROM collections`)},
-		"configurations": {home.Lab.Configurations, l.count(t, `SELECT COUNT(*) FROM configs`)},
-		"experiments":    {home.Lab.Experiments, l.count(t, `SELECT COUNT(*) FROM experiments`)},
-		"runs":           {home.Lab.Runs, l.count(t, `SELECT COUNT(*) FROM runs`)},
-		"schema":         {home.SchemaVersion, l.w.LatestVersion()},
-	}
-	for what, got := range want {
-		if got[0] != got[1] {
-			t.Errorf("%s: page says %d, SQL %d", what, got[0], got[1])
+	onEngines(t, func(t *testing.T, l *lab) {
+		var home struct {
+			Lab struct {
+				Puzzles, Collections, Configurations, Experiments, Runs int64
+			} `json:"lab"`
+			SchemaVersion int64  `json:"schema_version"`
+			CodeVersion   string `json:"code_version"`
+			Experiments   struct {
+				Columns []string `json:"columns"`
+				Rows    [][]any  `json:"rows"`
+			} `json:"recent_experiments"`
 		}
-	}
-	if home.CodeVersion != "v-test" || len(home.Experiments.Rows) != 1 || home.Experiments.Rows[0][0] != "example-samples" {
-		t.Errorf("code version %q, experiments %v", home.CodeVersion, home.Experiments.Rows)
-	}
-	// The same data by Accept, and as a page.
-	var byAccept map[string]any
-	code, _, body := l.get(t, "/", "Accept", "application/json")
-	if err := json.Unmarshal([]byte(body), &byAccept); code != 200 || err != nil || byAccept["lab"] == nil {
-		t.Fatalf("Accept: application/json: %d %v %.200s", code, err, body)
-	}
-	page := l.getHTML(t, "/")
-	if !strings.Contains(page, fmt.Sprintf("<b>%d</b> puzzles", home.Lab.Puzzles)) || !strings.Contains(page, "example-samples") {
-		t.Errorf("home page lacks the counts or the experiment:\n%s", page)
-	}
+		l.getJSON(t, "/index.json", &home)
+		want := map[string][2]int64{
+			"puzzles":        {home.Lab.Puzzles, l.count(t, `SELECT COUNT(*) FROM puzzles`)},
+			"collections":    {home.Lab.Collections, l.count(t, `SELECT COUNT(*) FROM collections`)},
+			"configurations": {home.Lab.Configurations, l.count(t, `SELECT COUNT(*) FROM configs`)},
+			"experiments":    {home.Lab.Experiments, l.count(t, `SELECT COUNT(*) FROM experiments`)},
+			"runs":           {home.Lab.Runs, l.count(t, `SELECT COUNT(*) FROM runs`)},
+			"schema":         {home.SchemaVersion, l.w.LatestVersion()},
+		}
+		for what, got := range want {
+			if got[0] != got[1] {
+				t.Errorf("%s: page says %d, SQL %d", what, got[0], got[1])
+			}
+		}
+		if home.CodeVersion != "v-test" || len(home.Experiments.Rows) != 1 || home.Experiments.Rows[0][0] != "example-samples" {
+			t.Errorf("code version %q, experiments %v", home.CodeVersion, home.Experiments.Rows)
+		}
+		// The same data by Accept, and as a page.
+		var byAccept map[string]any
+		code, _, body := l.get(t, "/", "Accept", "application/json")
+		if err := json.Unmarshal([]byte(body), &byAccept); code != 200 || err != nil || byAccept["lab"] == nil {
+			t.Fatalf("Accept: application/json: %d %v %.200s", code, err, body)
+		}
+		page := l.getHTML(t, "/")
+		if !strings.Contains(page, fmt.Sprintf("<b>%d</b> puzzles", home.Lab.Puzzles)) || !strings.Contains(page, "example-samples") {
+			t.Errorf("home page lacks the counts or the experiment:\n%s", page)
+		}
+	})
 }
 
 // catalogPage is the JSON of /puzzles.
@@ -223,175 +256,178 @@ func jsonPath(u string) string {
 }
 
 func TestPuzzlesSortAndPagesAsSQLSays(t *testing.T) {
-	l := newLab(t)
-	cases := []struct {
-		query, order, join, where string
-	}{
-		{"", "pc.id, COALESCE(pc.collection_id, 0)", "", ""},
-		{"sort=givens", "pc.givens, pc.id, COALESCE(pc.collection_id, 0)", "", ""},
-		{"sort=givens&desc=1", "pc.givens DESC, pc.id DESC, COALESCE(pc.collection_id, 0) DESC", "", ""},
-		{"sort=label", "pc.label IS NULL, pc.label, pc.id, COALESCE(pc.collection_id, 0)", "", ""},
-		{"sort=collection&desc=1", "pc.collection IS NULL, pc.collection DESC, pc.id DESC, COALESCE(pc.collection_id, 0) DESC", "", ""},
-		{"sort=position&collection=nb-coin", "pc.position, pc.id", "", "pc.collection = 'nb-coin'"},
-		{"sort=solution_count&desc=1", "pc.solution_count IS NULL, pc.solution_count DESC, pc.id DESC, COALESCE(pc.collection_id, 0) DESC", "", ""},
-		{"sort=rating:se&desc=1", "r.value IS NULL, r.value DESC, pc.id DESC, COALESCE(pc.collection_id, 0) DESC",
-			"LEFT JOIN ratings r ON r.puzzle_id = pc.id AND r.rater = 'se'", ""},
-		{"sort=rating:empirical", "r.value IS NULL, r.value, pc.id, COALESCE(pc.collection_id, 0)",
-			"LEFT JOIN ratings r ON r.puzzle_id = pc.id AND r.rater = 'empirical'", ""},
-		{"sort=rating:human&level.human=medium", "r.value IS NULL, r.value, pc.id, COALESCE(pc.collection_id, 0)",
-			"LEFT JOIN ratings r ON r.puzzle_id = pc.id AND r.rater = 'human'", "EXISTS (SELECT 1 FROM ratings h WHERE h.puzzle_id = pc.id AND h.rater = 'human' AND h.label = 'medium')"},
-		{"nocollection=1", "pc.id", "", "pc.collection IS NULL"},
-		{"givens=28&count=unique", "pc.id, COALESCE(pc.collection_id, 0)", "", "pc.givens = 28 AND pc.solution_count = 1"},
-	}
-	for _, c := range cases {
-		t.Run(c.query, func(t *testing.T) {
-			where := ""
-			if c.where != "" {
-				where = "WHERE " + c.where
-			}
-			rows, err := l.w.QueryContext(context.Background(), `SELECT pc.id, pc.collection FROM puzzle_catalog pc `+c.join+` `+where+` ORDER BY `+c.order)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var want []string
-			for rows.Next() {
-				var id int64
-				var coll *string
-				if err := rows.Scan(&id, &coll); err != nil {
-					t.Fatal(err)
+	onEngines(t, func(t *testing.T, l *lab) {
+		cases := []struct {
+			query, order, join, where string
+		}{
+			{"", "pc.id, COALESCE(pc.collection_id, 0)", "", ""},
+			{"sort=givens", "pc.givens, pc.id, COALESCE(pc.collection_id, 0)", "", ""},
+			{"sort=givens&desc=1", "pc.givens DESC, pc.id DESC, COALESCE(pc.collection_id, 0) DESC", "", ""},
+			{"sort=label", "pc.label IS NULL, pc.label, pc.id, COALESCE(pc.collection_id, 0)", "", ""},
+			{"sort=collection&desc=1", "pc.collection IS NULL, pc.collection DESC, pc.id DESC, COALESCE(pc.collection_id, 0) DESC", "", ""},
+			{"sort=position&collection=nb-coin", "pc.position, pc.id", "", "pc.collection = 'nb-coin'"},
+			{"sort=solution_count&desc=1", "pc.solution_count IS NULL, pc.solution_count DESC, pc.id DESC, COALESCE(pc.collection_id, 0) DESC", "", ""},
+			{"sort=rating:se&desc=1", "r.value IS NULL, r.value DESC, pc.id DESC, COALESCE(pc.collection_id, 0) DESC",
+				"LEFT JOIN ratings r ON r.puzzle_id = pc.id AND r.rater = 'se'", ""},
+			{"sort=rating:empirical", "r.value IS NULL, r.value, pc.id, COALESCE(pc.collection_id, 0)",
+				"LEFT JOIN ratings r ON r.puzzle_id = pc.id AND r.rater = 'empirical'", ""},
+			{"sort=rating:human&level.human=medium", "r.value IS NULL, r.value, pc.id, COALESCE(pc.collection_id, 0)",
+				"LEFT JOIN ratings r ON r.puzzle_id = pc.id AND r.rater = 'human'", "EXISTS (SELECT 1 FROM ratings h WHERE h.puzzle_id = pc.id AND h.rater = 'human' AND h.label = 'medium')"},
+			{"nocollection=1", "pc.id", "", "pc.collection IS NULL"},
+			{"givens=28&count=unique", "pc.id, COALESCE(pc.collection_id, 0)", "", "pc.givens = 28 AND pc.solution_count = 1"},
+		}
+		for _, c := range cases {
+			t.Run(c.query, func(t *testing.T) {
+				where := ""
+				if c.where != "" {
+					where = "WHERE " + c.where
 				}
-				want = append(want, rowKey(id, coll))
-			}
-			rows.Close()
-			if len(want) == 0 {
-				t.Fatal("the case selects nothing: it tests nothing")
-			}
-			// Pages of 4 rows, following next_url to the end.
-			var got []string
-			next := "/puzzles.json?size=4&" + c.query
-			for pages := 0; next != ""; pages++ {
-				if pages > 30 {
-					t.Fatal("more pages than rows")
-				}
-				var p catalogPage
-				l.getJSON(t, next, &p)
-				if p.Total != int64(len(want)) {
-					t.Errorf("total %d, SQL counts %d", p.Total, len(want))
-				}
-				for _, r := range p.Rows {
-					got = append(got, rowKey(r.ID, r.Collection))
-				}
-				next = ""
-				if p.NextURL != "" {
-					next = jsonPath(p.NextURL)
-				}
-			}
-			if strings.Join(got, " ") != strings.Join(want, " ") {
-				t.Errorf("rows\n got %v\nwant %v", got, want)
-			}
-		})
-	}
-}
-
-func TestPuzzlesFacetsCountAsSQLSays(t *testing.T) {
-	l := newLab(t)
-	// facetSQL is each facet's value expression over puzzle_catalog pc.
-	facetSQL := map[string]string{
-		"collection":  "pc.collection",
-		"shape":       "pc.box_rows || 'x' || pc.box_cols",
-		"givens":      "pc.givens",
-		"count":       "CASE WHEN pc.solution_count = 1 THEN 'unique' WHEN pc.solution_count = 0 THEN 'none' WHEN pc.solution_count >= 2 THEN 'multiple' WHEN pc.count_status = 'undetermined' THEN 'undetermined' ELSE 'uncounted' END",
-		"level:human": "(SELECT label FROM ratings h WHERE h.puzzle_id = pc.id AND h.rater = 'human')",
-	}
-	// filters: the query string and, per facet, its condition (a facet's
-	// counts leave its own condition out).
-	filters := []struct {
-		query string
-		conds map[string]string
-	}{
-		{"", nil},
-		{"collection=sato-inoue-2010", map[string]string{"collection": "pc.collection = 'sato-inoue-2010'"}},
-		{"givens=28&level.human=easy", map[string]string{"givens": "pc.givens = 28",
-			"level:human": "EXISTS (SELECT 1 FROM ratings h WHERE h.puzzle_id = pc.id AND h.rater = 'human' AND h.label = 'easy')"}},
-		{"nocollection=1", map[string]string{"collection": "pc.collection IS NULL"}},
-		{"count=uncounted&shape=3x3", map[string]string{"count": facetSQL["count"] + " = 'uncounted'", "shape": "pc.box_rows = 3 AND pc.box_cols = 3"}},
-	}
-	for _, f := range filters {
-		t.Run(f.query, func(t *testing.T) {
-			var p catalogPage
-			l.getJSON(t, "/puzzles.json?"+f.query, &p)
-			all := []string{"1 = 1"}
-			for _, c := range f.conds {
-				all = append(all, c)
-			}
-			if want := l.count(t, `SELECT COUNT(*) FROM puzzle_catalog pc WHERE `+strings.Join(all, " AND ")); p.Total != want {
-				t.Errorf("total %d, SQL %d", p.Total, want)
-			}
-			if len(p.Facets) != len(facetSQL) {
-				t.Fatalf("%d facets, want %d", len(p.Facets), len(facetSQL))
-			}
-			for _, fc := range p.Facets {
-				expr, ok := facetSQL[fc.Name]
-				if !ok {
-					t.Fatalf("unknown facet %q", fc.Name)
-				}
-				conds := []string{"1 = 1", expr + " IS NOT NULL OR '" + fc.Name + "' = 'collection'"}
-				for name, c := range f.conds {
-					if name != fc.Name {
-						conds = append(conds, c)
-					}
-				}
-				rows, err := l.w.QueryContext(context.Background(), `SELECT `+expr+`, COUNT(*) FROM puzzle_catalog pc WHERE (`+
-					strings.Join(conds, ") AND (")+`) GROUP BY 1`)
+				rows, err := l.w.QueryContext(context.Background(), `SELECT pc.id, pc.collection FROM puzzle_catalog pc `+c.join+` `+where+` ORDER BY `+c.order)
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := map[string]int64{}
+				var want []string
 				for rows.Next() {
-					var v *string
-					var n int64
-					if err := rows.Scan(&v, &n); err != nil {
+					var id int64
+					var coll *string
+					if err := rows.Scan(&id, &coll); err != nil {
 						t.Fatal(err)
 					}
-					k := "NULL"
-					if v != nil {
-						k = *v
-					}
-					want[k] = n
+					want = append(want, rowKey(id, coll))
 				}
 				rows.Close()
-				got := map[string]int64{}
-				for _, v := range fc.Values {
-					k := v.Value
-					if v.Null {
-						k = "NULL"
+				if len(want) == 0 {
+					t.Fatal("the case selects nothing: it tests nothing")
+				}
+				// Pages of 4 rows, following next_url to the end.
+				var got []string
+				next := "/puzzles.json?size=4&" + c.query
+				for pages := 0; next != ""; pages++ {
+					if pages > 30 {
+						t.Fatal("more pages than rows")
 					}
-					got[k] = v.Count
-					// Following the value's link selects its rows.
-					var sub catalogPage
-					l.getJSON(t, jsonPath(v.URL), &sub)
-					if sub.Total != v.Count {
-						t.Errorf("facet %s value %s: %d rows, its link gives %d", fc.Name, k, v.Count, sub.Total)
+					var p catalogPage
+					l.getJSON(t, next, &p)
+					if p.Total != int64(len(want)) {
+						t.Errorf("total %d, SQL counts %d", p.Total, len(want))
+					}
+					for _, r := range p.Rows {
+						got = append(got, rowKey(r.ID, r.Collection))
+					}
+					next = ""
+					if p.NextURL != "" {
+						next = jsonPath(p.NextURL)
 					}
 				}
-				if fmt.Sprint(got) != fmt.Sprint(want) {
-					t.Errorf("facet %s:\n got %v\nwant %v", fc.Name, got, want)
+				if strings.Join(got, " ") != strings.Join(want, " ") {
+					t.Errorf("rows\n got %v\nwant %v", got, want)
 				}
-			}
-		})
-	}
+			})
+		}
+	})
+}
+
+func TestPuzzlesFacetsCountAsSQLSays(t *testing.T) {
+	onEngines(t, func(t *testing.T, l *lab) {
+		// facetSQL is each facet's value expression over puzzle_catalog pc.
+		facetSQL := map[string]string{
+			"collection":  "pc.collection",
+			"shape":       "pc.box_rows || 'x' || pc.box_cols",
+			"givens":      "pc.givens",
+			"count":       "CASE WHEN pc.solution_count = 1 THEN 'unique' WHEN pc.solution_count = 0 THEN 'none' WHEN pc.solution_count >= 2 THEN 'multiple' WHEN pc.count_status = 'undetermined' THEN 'undetermined' ELSE 'uncounted' END",
+			"level:human": "(SELECT label FROM ratings h WHERE h.puzzle_id = pc.id AND h.rater = 'human')",
+		}
+		// filters: the query string and, per facet, its condition (a facet's
+		// counts leave its own condition out).
+		filters := []struct {
+			query string
+			conds map[string]string
+		}{
+			{"", nil},
+			{"collection=sato-inoue-2010", map[string]string{"collection": "pc.collection = 'sato-inoue-2010'"}},
+			{"givens=28&level.human=easy", map[string]string{"givens": "pc.givens = 28",
+				"level:human": "EXISTS (SELECT 1 FROM ratings h WHERE h.puzzle_id = pc.id AND h.rater = 'human' AND h.label = 'easy')"}},
+			{"nocollection=1", map[string]string{"collection": "pc.collection IS NULL"}},
+			{"count=uncounted&shape=3x3", map[string]string{"count": facetSQL["count"] + " = 'uncounted'", "shape": "pc.box_rows = 3 AND pc.box_cols = 3"}},
+		}
+		for _, f := range filters {
+			t.Run(f.query, func(t *testing.T) {
+				var p catalogPage
+				l.getJSON(t, "/puzzles.json?"+f.query, &p)
+				all := []string{"1 = 1"}
+				for _, c := range f.conds {
+					all = append(all, c)
+				}
+				if want := l.count(t, `SELECT COUNT(*) FROM puzzle_catalog pc WHERE `+strings.Join(all, " AND ")); p.Total != want {
+					t.Errorf("total %d, SQL %d", p.Total, want)
+				}
+				if len(p.Facets) != len(facetSQL) {
+					t.Fatalf("%d facets, want %d", len(p.Facets), len(facetSQL))
+				}
+				for _, fc := range p.Facets {
+					expr, ok := facetSQL[fc.Name]
+					if !ok {
+						t.Fatalf("unknown facet %q", fc.Name)
+					}
+					conds := []string{"1 = 1", expr + " IS NOT NULL OR '" + fc.Name + "' = 'collection'"}
+					for name, c := range f.conds {
+						if name != fc.Name {
+							conds = append(conds, c)
+						}
+					}
+					rows, err := l.w.QueryContext(context.Background(), `SELECT `+expr+`, COUNT(*) FROM puzzle_catalog pc WHERE (`+
+						strings.Join(conds, ") AND (")+`) GROUP BY 1`)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := map[string]int64{}
+					for rows.Next() {
+						var v *string
+						var n int64
+						if err := rows.Scan(&v, &n); err != nil {
+							t.Fatal(err)
+						}
+						k := "NULL"
+						if v != nil {
+							k = *v
+						}
+						want[k] = n
+					}
+					rows.Close()
+					got := map[string]int64{}
+					for _, v := range fc.Values {
+						k := v.Value
+						if v.Null {
+							k = "NULL"
+						}
+						got[k] = v.Count
+						// Following the value's link selects its rows.
+						var sub catalogPage
+						l.getJSON(t, jsonPath(v.URL), &sub)
+						if sub.Total != v.Count {
+							t.Errorf("facet %s value %s: %d rows, its link gives %d", fc.Name, k, v.Count, sub.Total)
+						}
+					}
+					if fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Errorf("facet %s:\n got %v\nwant %v", fc.Name, got, want)
+					}
+				}
+			})
+		}
+	})
 }
 
 func TestFacetsFollowChanges(t *testing.T) {
-	l := newLab(t)
-	var before, after catalogPage
-	l.getJSON(t, "/puzzles.json", &before)
-	// Another process adds a puzzle: the counts kept are counted again.
-	l.addPuzzle(t, 39)
-	l.getJSON(t, "/puzzles.json", &after)
-	if after.Total != before.Total+1 {
-		t.Errorf("total %d after adding a puzzle to %d", after.Total, before.Total)
-	}
+	onEngines(t, func(t *testing.T, l *lab) {
+		var before, after catalogPage
+		l.getJSON(t, "/puzzles.json", &before)
+		// Another process adds a puzzle: the counts kept are counted again.
+		l.addPuzzle(t, 39)
+		l.getJSON(t, "/puzzles.json", &after)
+		if after.Total != before.Total+1 {
+			t.Errorf("total %d after adding a puzzle to %d", after.Total, before.Total)
+		}
+	})
 }
 
 func TestPuzzlesBadQuery(t *testing.T) {
@@ -408,62 +444,63 @@ func TestPuzzlesBadQuery(t *testing.T) {
 }
 
 func TestPuzzlePage(t *testing.T) {
-	l := newLab(t)
-	// A label from a file, holding markup: shown as text.
-	l.exec(t, `UPDATE collection_puzzles SET label = '<script>alert(1)</script>' WHERE puzzle_id = 1`)
-	var p struct {
-		ID          int64  `json:"id"`
-		Grid        string `json:"grid"`
-		Solution    string `json:"solution"`
-		Givens      int    `json:"givens"`
-		Collections []struct {
-			Collection string `json:"collection"`
-			Label      string `json:"label"`
-		} `json:"collections"`
-		Ratings []struct {
-			Rater        string `json:"Rater"`
-			RaterVersion string `json:"RaterVersion"`
-		} `json:"ratings"`
-		Runs struct {
-			Rows [][]any `json:"rows"`
-		} `json:"runs"`
-		Equivalents []int64 `json:"symmetry_equivalents"`
-	}
-	l.getJSON(t, "/puzzles/1.json", &p)
-	if want := l.count(t, `SELECT COUNT(*) FROM ratings WHERE puzzle_id = 1`); int64(len(p.Ratings)) != want || want == 0 {
-		t.Errorf("%d ratings, SQL %d", len(p.Ratings), want)
-	}
-	if want := l.count(t, `SELECT COUNT(*) FROM runs WHERE puzzle_id = 1`); int64(len(p.Runs.Rows)) != want {
-		t.Errorf("%d runs, SQL %d", len(p.Runs.Rows), want)
-	}
-	if want := l.count(t, `SELECT COUNT(*) FROM collection_puzzles WHERE puzzle_id = 1`); int64(len(p.Collections)) != want {
-		t.Errorf("%d collections, SQL %d", len(p.Collections), want)
-	}
-	if len(p.Grid) != 81 || len(p.Solution) != 81 || p.Givens != 81-strings.Count(p.Grid, ".") {
-		t.Errorf("grid %q solution %q givens %d", p.Grid, p.Solution, p.Givens)
-	}
-	page := l.getHTML(t, "/puzzles/1")
-	if strings.Contains(page, "<script>alert") || !strings.Contains(page, "&lt;script&gt;alert(1)&lt;/script&gt;") {
-		t.Error("the label's markup is not escaped")
-	}
-	if n := strings.Count(page, `<svg class="grid"`); n != 2 {
-		t.Errorf("%d grids drawn, want the puzzle and its solution", n)
-	}
-	// Givens drawn distinct: one shaded cell per given.
-	if n := strings.Count(page, `<rect class="cell given"`); n != 2*p.Givens {
-		t.Errorf("%d given cells drawn over both grids, want %d", n, 2*p.Givens)
-	}
-	table := l.getHTML(t, "/puzzles?collection=paper-puzzles")
-	if strings.Contains(table, "<script>alert") {
-		t.Error("the table does not escape the label")
-	}
-	if code, _, _ := l.get(t, "/puzzles/999.json"); code != http.StatusNotFound {
-		t.Errorf("a missing puzzle: %d, want 404", code)
-	}
-	code, h, svg := l.get(t, "/puzzles/1/grid.svg")
-	if code != 200 || h.Get("Content-Type") != "image/svg+xml" || !strings.Contains(svg, "<style>") {
-		t.Errorf("grid.svg: %d %s %.100s", code, h.Get("Content-Type"), svg)
-	}
+	onEngines(t, func(t *testing.T, l *lab) {
+		// A label from a file, holding markup: shown as text.
+		l.exec(t, `UPDATE collection_puzzles SET label = '<script>alert(1)</script>' WHERE puzzle_id = 1`)
+		var p struct {
+			ID          int64  `json:"id"`
+			Grid        string `json:"grid"`
+			Solution    string `json:"solution"`
+			Givens      int    `json:"givens"`
+			Collections []struct {
+				Collection string `json:"collection"`
+				Label      string `json:"label"`
+			} `json:"collections"`
+			Ratings []struct {
+				Rater        string `json:"Rater"`
+				RaterVersion string `json:"RaterVersion"`
+			} `json:"ratings"`
+			Runs struct {
+				Rows [][]any `json:"rows"`
+			} `json:"runs"`
+			Equivalents []int64 `json:"symmetry_equivalents"`
+		}
+		l.getJSON(t, "/puzzles/1.json", &p)
+		if want := l.count(t, `SELECT COUNT(*) FROM ratings WHERE puzzle_id = 1`); int64(len(p.Ratings)) != want || want == 0 {
+			t.Errorf("%d ratings, SQL %d", len(p.Ratings), want)
+		}
+		if want := l.count(t, `SELECT COUNT(*) FROM runs WHERE puzzle_id = 1`); int64(len(p.Runs.Rows)) != want {
+			t.Errorf("%d runs, SQL %d", len(p.Runs.Rows), want)
+		}
+		if want := l.count(t, `SELECT COUNT(*) FROM collection_puzzles WHERE puzzle_id = 1`); int64(len(p.Collections)) != want {
+			t.Errorf("%d collections, SQL %d", len(p.Collections), want)
+		}
+		if len(p.Grid) != 81 || len(p.Solution) != 81 || p.Givens != 81-strings.Count(p.Grid, ".") {
+			t.Errorf("grid %q solution %q givens %d", p.Grid, p.Solution, p.Givens)
+		}
+		page := l.getHTML(t, "/puzzles/1")
+		if strings.Contains(page, "<script>alert") || !strings.Contains(page, "&lt;script&gt;alert(1)&lt;/script&gt;") {
+			t.Error("the label's markup is not escaped")
+		}
+		if n := strings.Count(page, `<svg class="grid"`); n != 2 {
+			t.Errorf("%d grids drawn, want the puzzle and its solution", n)
+		}
+		// Givens drawn distinct: one shaded cell per given.
+		if n := strings.Count(page, `<rect class="cell given"`); n != 2*p.Givens {
+			t.Errorf("%d given cells drawn over both grids, want %d", n, 2*p.Givens)
+		}
+		table := l.getHTML(t, "/puzzles?collection=paper-puzzles")
+		if strings.Contains(table, "<script>alert") {
+			t.Error("the table does not escape the label")
+		}
+		if code, _, _ := l.get(t, "/puzzles/999.json"); code != http.StatusNotFound {
+			t.Errorf("a missing puzzle: %d, want 404", code)
+		}
+		code, h, svg := l.get(t, "/puzzles/1/grid.svg")
+		if code != 200 || h.Get("Content-Type") != "image/svg+xml" || !strings.Contains(svg, "<style>") {
+			t.Errorf("grid.svg: %d %s %.100s", code, h.Get("Content-Type"), svg)
+		}
+	})
 }
 
 func TestLargeGridDrawn(t *testing.T) {
@@ -482,117 +519,119 @@ func TestLargeGridDrawn(t *testing.T) {
 }
 
 func TestExperimentAndRun(t *testing.T) {
-	l := newLab(t)
-	var p struct {
-		Totals map[string]int64 `json:"totals"`
-	}
-	l.getJSON(t, "/experiments/example-samples/progress.json", &p)
-	if want := l.count(t, `SELECT COUNT(*) FROM work WHERE state = 'done'`); p.Totals["done"] != want || want == 0 {
-		t.Errorf("done %d, SQL %d", p.Totals["done"], want)
-	}
-	// A worker claims two items: the progress says so at once.
-	l.exec(t, `UPDATE work SET state = 'running', worker = 'h:1:x', lease_until = '2999-01-01T00:00:00.000Z', run_id = NULL
-		WHERE id IN (SELECT id FROM work ORDER BY id LIMIT 2)`)
-	l.getJSON(t, "/experiments/example-samples/progress.json", &p)
-	if p.Totals["running"] != 2 {
-		t.Errorf("running %d after two claims, want 2", p.Totals["running"])
-	}
-	var e struct {
-		Success []struct {
-			Config string   `json:"config"`
-			Solved int      `json:"solved"`
-			Runs   int      `json:"runs"`
-			ERT    *float64 `json:"ert"`
-		} `json:"success"`
-	}
-	l.getJSON(t, "/experiments/example-samples.json", &e)
-	if len(e.Success) == 0 {
-		t.Fatal("no success rows")
-	}
-	for _, s := range e.Success {
-		want := l.count(t, `SELECT COUNT(*) FROM experiment_run_results WHERE experiment = 'example-samples' AND config = ? AND status = 'solved'`, s.Config)
-		if int64(s.Solved) != want {
-			t.Errorf("%s: %d solved, SQL %d", s.Config, s.Solved, want)
+	onEngines(t, func(t *testing.T, l *lab) {
+		var p struct {
+			Totals map[string]int64 `json:"totals"`
 		}
-	}
-	page := l.getHTML(t, "/experiments/example-samples")
-	if !strings.Contains(page, `src="/static/live.js"`) || !strings.Contains(page, `data-src="/experiments/example-samples/progress.json"`) {
-		t.Error("the experiment page does not update its progress")
-	}
-	var run struct {
-		ID     int64  `json:"id"`
-		Status string `json:"status"`
-		Seed   int64  `json:"seed"`
-		Points int    `json:"trajectory_points"`
-	}
-	id := l.count(t, `SELECT MIN(run_id) FROM trajectory_points`)
-	l.getJSON(t, fmt.Sprintf("/runs/%d.json", id), &run)
-	if want := l.count(t, `SELECT seed FROM runs WHERE id = ?`, id); run.Seed != want {
-		t.Errorf("seed %d, SQL %d", run.Seed, want)
-	}
-	if want := l.count(t, `SELECT COUNT(*) FROM trajectory_points WHERE run_id = ?`, id); int64(run.Points) != want {
-		t.Errorf("%d points, SQL %d", run.Points, want)
-	}
-	code, h, svg := l.get(t, fmt.Sprintf("/runs/%d/trajectory.svg", id))
-	if code != 200 || h.Get("Content-Type") != "image/svg+xml" || !strings.Contains(svg, "<svg") {
-		t.Errorf("trajectory.svg: %d %s", code, h.Get("Content-Type"))
-	}
-	l.getHTML(t, fmt.Sprintf("/runs/%d", id))
+		l.getJSON(t, "/experiments/example-samples/progress.json", &p)
+		if want := l.count(t, `SELECT COUNT(*) FROM work WHERE state = 'done'`); p.Totals["done"] != want || want == 0 {
+			t.Errorf("done %d, SQL %d", p.Totals["done"], want)
+		}
+		// A worker claims two items: the progress says so at once.
+		l.exec(t, `UPDATE work SET state = 'running', worker = 'h:1:x', lease_until = '2999-01-01T00:00:00.000Z', run_id = NULL
+		WHERE id IN (SELECT id FROM work ORDER BY id LIMIT 2)`)
+		l.getJSON(t, "/experiments/example-samples/progress.json", &p)
+		if p.Totals["running"] != 2 {
+			t.Errorf("running %d after two claims, want 2", p.Totals["running"])
+		}
+		var e struct {
+			Success []struct {
+				Config string   `json:"config"`
+				Solved int      `json:"solved"`
+				Runs   int      `json:"runs"`
+				ERT    *float64 `json:"ert"`
+			} `json:"success"`
+		}
+		l.getJSON(t, "/experiments/example-samples.json", &e)
+		if len(e.Success) == 0 {
+			t.Fatal("no success rows")
+		}
+		for _, s := range e.Success {
+			want := l.count(t, `SELECT COUNT(*) FROM experiment_run_results WHERE experiment = 'example-samples' AND config = ? AND status = 'solved'`, s.Config)
+			if int64(s.Solved) != want {
+				t.Errorf("%s: %d solved, SQL %d", s.Config, s.Solved, want)
+			}
+		}
+		page := l.getHTML(t, "/experiments/example-samples")
+		if !strings.Contains(page, `src="/static/live.js"`) || !strings.Contains(page, `data-src="/experiments/example-samples/progress.json"`) {
+			t.Error("the experiment page does not update its progress")
+		}
+		var run struct {
+			ID     int64  `json:"id"`
+			Status string `json:"status"`
+			Seed   int64  `json:"seed"`
+			Points int    `json:"trajectory_points"`
+		}
+		id := l.count(t, `SELECT MIN(run_id) FROM trajectory_points`)
+		l.getJSON(t, fmt.Sprintf("/runs/%d.json", id), &run)
+		if want := l.count(t, `SELECT seed FROM runs WHERE id = ?`, id); run.Seed != want {
+			t.Errorf("seed %d, SQL %d", run.Seed, want)
+		}
+		if want := l.count(t, `SELECT COUNT(*) FROM trajectory_points WHERE run_id = ?`, id); int64(run.Points) != want {
+			t.Errorf("%d points, SQL %d", run.Points, want)
+		}
+		code, h, svg := l.get(t, fmt.Sprintf("/runs/%d/trajectory.svg", id))
+		if code != 200 || h.Get("Content-Type") != "image/svg+xml" || !strings.Contains(svg, "<svg") {
+			t.Errorf("trajectory.svg: %d %s", code, h.Get("Content-Type"))
+		}
+		l.getHTML(t, fmt.Sprintf("/runs/%d", id))
+	})
 }
 
 func TestConsole(t *testing.T) {
-	l := newLab(t)
-	puzzles := l.count(t, `SELECT COUNT(*) FROM puzzles`)
-	var res struct {
-		Result struct {
-			Columns []string `json:"columns"`
-			Rows    [][]any  `json:"rows"`
-		} `json:"result"`
-	}
-	l.getJSON(t, "/sql.json?sql="+url.QueryEscape("SELECT COUNT(*) AS n FROM puzzles"), &res)
-	if len(res.Result.Rows) != 1 || res.Result.Rows[0][0] != float64(puzzles) {
-		t.Errorf("result %v, want %d", res.Result, puzzles)
-	}
-	// What `sql` without --write refuses, the console refuses.
-	for _, stmt := range []string{
-		"DELETE FROM puzzles",
-		"UPDATE puzzles SET givens = 0",
-		"PRAGMA journal_mode = DELETE",
-		"ATTACH DATABASE 'x.db' AS x",
-		"SELECT load_extension('x')",
-		"SELECT writefile('x', 'y')",
-	} {
-		code, _, body := l.get(t, "/sql.json?sql="+url.QueryEscape(stmt))
-		if code != http.StatusBadRequest || !strings.Contains(body, "error") {
-			t.Errorf("%s: %d %s, want 400", stmt, code, body)
+	onEngines(t, func(t *testing.T, l *lab) {
+		puzzles := l.count(t, `SELECT COUNT(*) FROM puzzles`)
+		var res struct {
+			Result struct {
+				Columns []string `json:"columns"`
+				Rows    [][]any  `json:"rows"`
+			} `json:"result"`
 		}
-		// The page shows the refusal beside the statement.
-		if page := l.getHTML(t, "/sql?sql="+url.QueryEscape(stmt)); !strings.Contains(page, `class="error"`) {
-			t.Errorf("%s: the page shows no error", stmt)
+		l.getJSON(t, "/sql.json?sql="+url.QueryEscape("SELECT COUNT(*) AS n FROM puzzles"), &res)
+		if len(res.Result.Rows) != 1 || res.Result.Rows[0][0] != float64(puzzles) {
+			t.Errorf("result %v, want %d", res.Result, puzzles)
 		}
-	}
-	if got := l.count(t, `SELECT COUNT(*) FROM puzzles`); got != puzzles {
-		t.Errorf("puzzles %d after the refused statements, want %d", got, puzzles)
-	}
-	// The time limit stops a long statement.
-	slow := "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT COUNT(*) FROM n"
-	code, _, body := l.get(t, "/sql.json?timelimit=50&sql="+url.QueryEscape(slow))
-	if code != http.StatusBadRequest || !strings.Contains(body, "timeout") {
-		t.Errorf("a statement past the time limit: %d %s", code, body)
-	}
-	// CSV download, and a canned query with a parameter.
-	code, h, csv := l.get(t, "/sql.csv?sql="+url.QueryEscape("SELECT 1 AS a, 'x,y' AS b"))
-	if code != 200 || csv != "a,b\n1,\"x,y\"\n" || !strings.Contains(h.Get("Content-Disposition"), "attachment") {
-		t.Errorf("CSV: %d %q %q", code, csv, h.Get("Content-Disposition"))
-	}
-	l.getJSON(t, "/sql.json?query=collection-summary", &res)
-	if want := l.count(t, `SELECT COUNT(*) FROM collections`); int64(len(res.Result.Rows)) != want {
-		t.Errorf("collection-summary: %d rows, want %d", len(res.Result.Rows), want)
-	}
-	page := l.getHTML(t, "/sql?query=success-by-collection&p.experiment=example-samples")
-	if !strings.Contains(page, `name="p.experiment" value="example-samples"`) {
-		t.Error("the canned query's form does not keep its parameter")
-	}
+		// What `sql` without --write refuses, the console refuses.
+		for _, stmt := range []string{
+			"DELETE FROM puzzles",
+			"UPDATE puzzles SET givens = 0",
+			"PRAGMA journal_mode = DELETE",
+			"ATTACH DATABASE 'x.db' AS x",
+			"SELECT load_extension('x')",
+			"SELECT writefile('x', 'y')",
+		} {
+			code, _, body := l.get(t, "/sql.json?sql="+url.QueryEscape(stmt))
+			if code != http.StatusBadRequest || !strings.Contains(body, "error") {
+				t.Errorf("%s: %d %s, want 400", stmt, code, body)
+			}
+			// The page shows the refusal beside the statement.
+			if page := l.getHTML(t, "/sql?sql="+url.QueryEscape(stmt)); !strings.Contains(page, `class="error"`) {
+				t.Errorf("%s: the page shows no error", stmt)
+			}
+		}
+		if got := l.count(t, `SELECT COUNT(*) FROM puzzles`); got != puzzles {
+			t.Errorf("puzzles %d after the refused statements, want %d", got, puzzles)
+		}
+		// The time limit stops a long statement.
+		slow := "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT COUNT(*) FROM n"
+		code, _, body := l.get(t, "/sql.json?timelimit=50&sql="+url.QueryEscape(slow))
+		if code != http.StatusBadRequest || !strings.Contains(body, "timeout") {
+			t.Errorf("a statement past the time limit: %d %s", code, body)
+		}
+		// CSV download, and a canned query with a parameter.
+		code, h, csv := l.get(t, "/sql.csv?sql="+url.QueryEscape("SELECT 1 AS a, 'x,y' AS b"))
+		if code != 200 || csv != "a,b\n1,\"x,y\"\n" || !strings.Contains(h.Get("Content-Disposition"), "attachment") {
+			t.Errorf("CSV: %d %q %q", code, csv, h.Get("Content-Disposition"))
+		}
+		l.getJSON(t, "/sql.json?query=collection-summary", &res)
+		if want := l.count(t, `SELECT COUNT(*) FROM collections`); int64(len(res.Result.Rows)) != want {
+			t.Errorf("collection-summary: %d rows, want %d", len(res.Result.Rows), want)
+		}
+		page := l.getHTML(t, "/sql?query=success-by-collection&p.experiment=example-samples")
+		if !strings.Contains(page, `name="p.experiment" value="example-samples"`) {
+			t.Error("the canned query's form does not keep its parameter")
+		}
+	})
 }
 
 func TestNotFoundAndHeaders(t *testing.T) {
