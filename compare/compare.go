@@ -180,26 +180,12 @@ func Load(ctx context.Context, d *db.DB, o Options) ([]Run, string, error) {
 	if o.A == o.B {
 		return nil, "", sudokulab.Errorf(sudokulab.EINVALID, "compare: --config %s twice: name two different configurations", o.A)
 	}
-	if err := db.CheckPredicate(o.Where); err != nil {
+	sel := db.RunSelection{Experiment: o.Experiment, Configs: []string{o.A, o.B}, Where: o.Where}
+	if err := sel.Check(); err != nil {
 		return nil, "", err
 	}
-	known, err := d.ReadQuery(ctx, `SELECT name FROM configs WHERE name IN (?, ?)`, o.A, o.B)
-	if err != nil {
+	if err := db.RequireSelected(ctx, d, sel); err != nil {
 		return nil, "", fmt.Errorf("compare: %w", err)
-	}
-	for _, name := range []string{o.A, o.B} {
-		if !slices.ContainsFunc(known.Rows, func(r []any) bool { return fmt.Sprint(r[0]) == name }) {
-			return nil, "", sudokulab.Errorf(sudokulab.ENOTFOUND, "compare: no configuration called %q (sudokulab configs list)", name)
-		}
-	}
-	if o.Experiment != "" {
-		e, err := d.ReadQuery(ctx, `SELECT id FROM experiments WHERE name = ?`, o.Experiment)
-		if err != nil {
-			return nil, "", fmt.Errorf("compare: %w", err)
-		}
-		if len(e.Rows) == 0 {
-			return nil, "", sudokulab.Errorf(sudokulab.ENOTFOUND, "compare: no experiment called %q (sudokulab experiments list)", o.Experiment)
-		}
 	}
 	var timeCol string
 	unit := UnitOf(o.Time)
@@ -213,7 +199,7 @@ func Load(ctx context.Context, d *db.DB, o Options) ([]Run, string, error) {
 	default:
 		return nil, "", sudokulab.Errorf(sudokulab.EINVALID, "compare: unknown time measure %q", o.Time)
 	}
-	cond, args := db.RunSelection{Experiment: o.Experiment, Configs: []string{o.A, o.B}, Where: o.Where}.Condition()
+	cond, args := sel.Condition()
 	q := `SELECT r.config, r.puzzle_id, r.solved, ` + timeCol + `, r.effort_unit
 		FROM run_results r
 		WHERE ` + cond + ` AND r.status IN ('solved', 'unsolved', 'timeout')
