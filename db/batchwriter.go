@@ -40,6 +40,11 @@ type BatchOptions[T any] struct {
 // the database is busy (WithTx), so that this writer waits rather than
 // fails; what a stopped job finished is stored. A BatchWriter is used
 // from one goroutine.
+//
+// The import pipeline does not use it: each of its transactions writes
+// batches in the order of the file, under the import's lease, with the
+// import's progress; what it shares with this writer is the Pacer and
+// WithTx.
 type BatchWriter[T any] struct {
 	d       *DB
 	write   func(ctx context.Context, x sqlx.ExtContext, item T) error
