@@ -3,6 +3,8 @@ package web
 import (
 	"math"
 	"net/http"
+	"net/url"
+	"strings"
 
 	"sudokulab/db"
 	"sudokulab/report"
@@ -88,7 +90,14 @@ type experimentData struct {
 	TimeUnit string       `json:"time_unit,omitempty"`
 	Level    float64      `json:"level,omitempty"`
 	Notes    []string     `json:"notes,omitempty"`
+	// Runs lists the first runs (those that did not solve first); RunsSQL
+	// is the console's URL for all of them.
+	Runs    table  `json:"runs"`
+	RunsSQL string `json:"runs_sql"`
 }
+
+// experimentRuns is how many runs the experiment page lists.
+const experimentRuns = 100
 
 // successRow is a report.SuccessRow with NaN (not computed) as null.
 type successRow struct {
@@ -127,7 +136,15 @@ func (s *Server) experiment(r *http.Request) (view, error) {
 	if err != nil {
 		return view{}, err
 	}
-	d := experimentData{Name: name, Progress: p, Success: []successRow{}}
+	d := experimentData{Name: name, Progress: p, Success: []successRow{},
+		RunsSQL: "/sql?" + url.Values{"sql": {"SELECT * FROM experiment_run_results WHERE experiment = '" +
+			strings.ReplaceAll(name, "'", "''") + "' ORDER BY solved, id DESC"}}.Encode()}
+	runs, err := db.ExperimentRunTable(r.Context(), s.db, name, experimentRuns)
+	if err != nil {
+		return view{}, err
+	}
+	d.Runs = tableOf(runs)
+	d.Runs.Links = runLinks
 	if p.Totals["runs"] > 0 {
 		rep, err := report.Build(r.Context(), s.db, report.Options{Experiment: name, Solvers: s.o.Solvers, Resamples: reportResamples})
 		if err != nil {

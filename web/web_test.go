@@ -543,6 +543,23 @@ func TestExperimentAndRun(t *testing.T) {
 			} `json:"success"`
 		}
 		l.getJSON(t, "/experiments/example-samples.json", &e)
+		var er struct {
+			Runs struct {
+				Columns []string `json:"columns"`
+				Rows    [][]any  `json:"rows"`
+			} `json:"runs"`
+		}
+		l.getJSON(t, "/experiments/example-samples.json", &er)
+		unsolved := l.count(t, `SELECT COUNT(*) FROM experiment_run_results WHERE experiment = 'example-samples' AND status <> 'solved'`)
+		if all := l.count(t, `SELECT COUNT(*) FROM experiment_run_results WHERE experiment = 'example-samples'`); len(er.Runs.Rows) != int(min(all, 100)) || unsolved == 0 {
+			t.Errorf("%d runs listed of %d (%d unsolved)", len(er.Runs.Rows), all, unsolved)
+		}
+		for i, row := range er.Runs.Rows {
+			if solved := row[4] == "solved"; solved != (int64(i) >= unsolved) {
+				t.Errorf("run %d of the list (%v) is out of order: the %d unsolved come first", i, row, unsolved)
+				break
+			}
+		}
 		if len(e.Success) == 0 {
 			t.Fatal("no success rows")
 		}
