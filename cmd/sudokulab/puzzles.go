@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/importers/pipeline"
+	"sudokulab/raters"
 	"sudokulab/solvers/exact"
 )
 
@@ -318,18 +318,13 @@ func runPuzzlesShow(ctx context.Context, cmd *cobra.Command, o *options, id int6
 // writeRatingPath prints the solution path of a rating whose details
 // carry one (the se rater's): the hardest technique, then one step a line.
 func writeRatingPath(w io.Writer, r sudokulab.Rating) {
-	var d struct {
-		Path        []string `json:"path"`
-		ERTechnique string   `json:"er_technique"`
-		EPTechnique string   `json:"ep_technique"`
-		EDTechnique string   `json:"ed_technique"`
-	}
-	if r.Details == "" || json.Unmarshal([]byte(r.Details), &d) != nil || len(d.Path) == 0 {
+	d, ok := raters.ReadSEPath(r.Details)
+	if !ok {
 		return
 	}
 	fmt.Fprintf(w, "\n%s path, %d steps (hardest: %s; before the first placement: %s; first step: %s):\n",
-		r.Rater, len(d.Path), orDash(d.ERTechnique), orDash(d.EPTechnique), orDash(d.EDTechnique))
-	for i, s := range d.Path {
+		r.Rater, len(d.Steps), orDash(d.ERTechnique), orDash(d.EPTechnique), orDash(d.EDTechnique))
+	for i, s := range d.Steps {
 		fmt.Fprintf(w, "%4d  %s\n", i+1, s)
 	}
 }
