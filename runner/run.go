@@ -67,10 +67,11 @@ type Spec struct {
 // run: it resolves the selection and the configurations, makes sure of
 // the experiment, tells opts.Begin, and then puts the plan in the work
 // queue while it works on it, until the whole plan is recorded by this
-// process or others working on the same experiment. When ctx is cancelled the runs in
-// progress are abandoned, every run that finished is still recorded, the
-// rest is handed back, and the error is ctx's. The summary says what was
-// done, and what the experiment holds (Summary.Held).
+// process or others working on the same experiment. When ctx is
+// cancelled the runs in progress are abandoned, every run that finished
+// is still recorded, the rest is handed back, and the error is ctx's. The
+// summary says what was done, and what the experiment holds
+// (Summary.Held).
 func Run(ctx context.Context, d *db.DB, reg Registry, spec Spec, opts Options) (Summary, error) {
 	if err := spec.Check(); err != nil {
 		return Summary{}, err
@@ -92,7 +93,7 @@ func (s Spec) Check() error {
 	planned := len(s.Configs) > 0 || s.Solver != ""
 	switch {
 	case s.Queued && planned:
-		return sudokulab.Errorf(sudokulab.EINVALID, "a spec that plans nothing names no configuration")
+		return sudokulab.Errorf(sudokulab.EINVALID, "a spec of queued work plans nothing: it names no configuration")
 	case s.Queued:
 	case !planned:
 		return sudokulab.Errorf(sudokulab.EINVALID, "say what to run: --config NAME or --solver NAME")
@@ -246,9 +247,11 @@ func (p queued) do(ctx context.Context, d *db.DB, opts Options) (Summary, error)
 	q := &DBQueue{DB: d, Worker: Worker(opts.Host), ExperimentID: p.spec.ExperimentID, Lease: p.lease}
 	ws, err := p.work(ctx, d, q, opts, &sum)
 	sum.Recorded, sum.Duplicates = ws.Recorded, ws.Duplicates
-	sum.Skipped = int(before + sum.Enqueued.Linked)
-	if !p.whileWorking {
-		sum.Skipped = int(before)
+	sum.Skipped = int(before)
+	if p.whileWorking {
+		// The runs found recorded by other experiments as the plan went
+		// into the queue were recorded before this call too.
+		sum.Skipped += int(sum.Enqueued.Linked)
 	}
 	// Work lists the plan's configurations first, in plan order.
 	copy(sum.Configs, ws.Configs)
