@@ -339,12 +339,24 @@ func page(t *testing.T) *report.Report {
 			Plan: report.Plan{Runs: 9, Puzzles: 3, Seeds: "1-3", SeedCount: 3, Stop: "at its first solution (best cost 0), or when it has spent 100 evaluations",
 				Ended: "3 solved, 6 unsolved (budget spent)", Commands: []string{"sudokulab run --experiment 'e <1>' --config 'a<1>' --collection c --runs 3 --max-evaluations 100"},
 				CodeVersions: []report.Count{{Value: "v1", Runs: 9}}}},
-			{Name: "b", Solver: "gone"}},
+			{Name: "b", Solver: "gone"}, {Name: "c", Solver: "gone"}},
 		Provenance: report.Provenance{Database: "lab.db", Engine: "SQLite", SchemaVersion: 5,
 			CodeVersions: []report.Count{{Value: "v1", Runs: 9, FirstRun: "2025-01-01", LastRun: "2025-01-02"}},
 			Hosts:        []report.Count{{Value: "h", Runs: 9}}, Runs: 9, FirstRun: "2025-01-01", LastRun: "2025-01-02",
 			Generated: time.Date(2025, 2, 3, 4, 5, 6, 0, time.UTC), Generator: "sudokulab test"},
 		Notes: []string{"a note <b>"},
+		Ranking: &report.Ranking{
+			Summary: "3 configurations ranked by ERT in evaluations on 2 puzzles", Label: "ert_evaluations", Unit: "evaluations",
+			Rows: []report.RankRow{
+				{Rank: 1, Config: "a<1>", MeanRank: 1, Score: 20, ScoreText: "20", Verdict: "best"},
+				{Rank: 2, Config: "b", MeanRank: 2.5, Score: 1234567, ScoreText: "1 234 567", Verdict: "tied with best"},
+				{Rank: 3, Config: "c", MeanRank: 2.5, Score: math.Inf(1), ScoreText: "∞", Verdict: "worse than a<1>"},
+			},
+			Figures: []report.Figure{
+				{ID: "figure-cd", Title: "Critical-difference diagram", Caption: "Ranks.", SVG: inline},
+				{ID: "figure-aggecdf", Title: "Aggregated runtime ECDF", Err: "no trajectory points"},
+			},
+		},
 	}
 }
 
