@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	goruntime "runtime"
 	"slices"
 	"strconv"
 	"testing"
@@ -81,6 +82,14 @@ func BenchmarkPages(b *testing.B) {
 	b.Run("cold-facets", func(b *testing.B) {
 		b.ReportMetric(float64(cold.Microseconds())/1000, "first-ms")
 	})
+	defer func() {
+		// What the server holds once every page was served: the heap in
+		// use after a collection, and the most the process took.
+		goruntime.GC()
+		var m goruntime.MemStats
+		goruntime.ReadMemStats(&m)
+		b.Logf("heap in use after the pages: %.1f MB; memory from the OS: %.1f MB", float64(m.HeapInuse)/1e6, float64(m.Sys)/1e6)
+	}()
 	last := strconv.Itoa(n)
 	for _, p := range []string{
 		"/", "/puzzles", "/puzzles?collection=bench-b&sort=position", "/puzzles?sort=givens&desc=1",

@@ -94,6 +94,8 @@ type experimentData struct {
 	// is the console's URL for all of them.
 	Runs    table  `json:"runs"`
 	RunsSQL string `json:"runs_sql"`
+	// CompareURL compares the two best configurations.
+	CompareURL string `json:"compare_url,omitempty"`
 }
 
 // experimentRuns is how many runs the experiment page lists.
@@ -157,6 +159,9 @@ func (s *Server) experiment(r *http.Request) (view, error) {
 				ERT: finite(c.ERT.Estimate), ERTLow: finite(c.ERT.Low), ERTHigh: finite(c.ERT.High), Unit: c.Unit,
 				Time: finite(c.Time.Estimate), TimeLow: finite(c.Time.Low), TimeHigh: finite(c.Time.High)})
 		}
+	}
+	if len(d.Success) >= 2 {
+		d.CompareURL = compareURL(name, d.Success[0].Config, d.Success[1].Config)
 	}
 	return view{Template: "experiment", Title: "Experiment " + name, Data: d}, nil
 }

@@ -569,6 +569,31 @@ func TestExperimentAndRun(t *testing.T) {
 				t.Errorf("%s: %d solved, SQL %d", s.Config, s.Solved, want)
 			}
 		}
+		var cmp struct {
+			Overall struct {
+				Sides [2]struct {
+					Runs, Solved int
+				} `json:"sides"`
+				Fisher *float64 `json:"fisher_p"`
+			} `json:"overall"`
+			Puzzles []struct {
+				Puzzle int64 `json:"puzzle"`
+			} `json:"puzzles"`
+		}
+		l.getJSON(t, "/experiments/example-samples/compare.json?a=acs-eq1&b=franco-table3", &cmp)
+		for i, c := range []string{"acs-eq1", "franco-table3"} {
+			solved := l.count(t, `SELECT COUNT(*) FROM experiment_run_results WHERE experiment = 'example-samples' AND config = ? AND status = 'solved'`, c)
+			runs := l.count(t, `SELECT COUNT(*) FROM experiment_run_results WHERE experiment = 'example-samples' AND config = ? AND status IN ('solved', 'unsolved', 'timeout')`, c)
+			if got := cmp.Overall.Sides[i]; int64(got.Solved) != solved || int64(got.Runs) != runs {
+				t.Errorf("compare: %s solved %d of %d, SQL %d of %d", c, got.Solved, got.Runs, solved, runs)
+			}
+		}
+		if cmp.Overall.Fisher == nil || *cmp.Overall.Fisher <= 0 || *cmp.Overall.Fisher > 1 || len(cmp.Puzzles) == 0 {
+			t.Errorf("compare: Fisher p %v over %d puzzles", cmp.Overall.Fisher, len(cmp.Puzzles))
+		}
+		if code, _, _ := l.get(t, "/experiments/example-samples/compare.json?a=exact&b=exact"); code != http.StatusBadRequest {
+			t.Errorf("a configuration compared with itself: %d, want 400", code)
+		}
 		page := l.getHTML(t, "/experiments/example-samples")
 		if !strings.Contains(page, `src="/static/live.js"`) || !strings.Contains(page, `data-src="/experiments/example-samples/progress.json"`) {
 			t.Error("the experiment page does not update its progress")

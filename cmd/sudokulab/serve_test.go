@@ -39,7 +39,7 @@ func startServe(t *testing.T, args ...string) (url string, stderr *bytes.Buffer,
 	}
 	_, url, ok := strings.Cut(strings.TrimSpace(line), " at ")
 	url, _, _ = strings.Cut(url, " ")
-	if !ok || !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.Contains(line, filepath.Base(path)) {
+	if !ok || !strings.HasPrefix(url, "http://") || !strings.Contains(line, filepath.Base(path)) {
 		t.Fatalf("serve printed %q, want the database and its address", line)
 	}
 	return url, stderr, func() error { cancel(); return <-done }
@@ -47,6 +47,9 @@ func startServe(t *testing.T, args ...string) (url string, stderr *bytes.Buffer,
 
 func TestServe(t *testing.T) {
 	url, stderr, stop := startServe(t, "--addr", "127.0.0.1:0")
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Errorf("serving at %s", url)
+	}
 	resp, err := http.Get(url + "index.json")
 	if err != nil {
 		t.Fatal(err)
@@ -71,6 +74,21 @@ func TestServe(t *testing.T) {
 	}
 	if stderr.Len() != 0 {
 		t.Errorf("stderr: %s", stderr)
+	}
+}
+
+func TestServeWarnsOffThisMachine(t *testing.T) {
+	url, stderr, stop := startServe(t, "--addr", "0.0.0.0:0")
+	if err := stop(); !errors.Is(err, context.Canceled) {
+		t.Errorf("stopped with %v", err)
+	}
+	if !strings.Contains(stderr.String(), "warning: serving on") || strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Errorf("serving at %s without a warning: %q", url, stderr)
+	}
+	// By default only this machine (the port may be taken here, so the
+	// default is read, not served on).
+	if f := newServeCmd(&options{}).Flags().Lookup("addr"); f == nil || !strings.HasPrefix(f.DefValue, "127.0.0.1:") {
+		t.Errorf("--addr defaults to %v", f)
 	}
 }
 

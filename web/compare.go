@@ -1,0 +1,102 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+
+	"sudokulab"
+	"sudokulab/compare"
+)
+
+// The comparison of two configurations of an experiment, picked on its
+// page (?a=CONFIG&b=CONFIG), as `sudokulab compare --experiment` makes it:
+// per puzzle and overall, success counts with Fisher's exact test, time to
+// solve with the log-rank test and Mann-Whitney U, ERT with its bootstrap
+// interval, per-puzzle p-values Holm-adjusted.
+
+// compareData is the comparison page.
+type compareData struct {
+	Experiment string   `json:"experiment"`
+	Configs    []string `json:"configs"`
+	A          string   `json:"a"`
+	B          string   `json:"b"`
+	// Unit is the unit of the times (evaluations, nodes, seconds).
+	Unit          string       `json:"unit,omitempty"`
+	Overall       *compareRow  `json:"overall,omitempty"`
+	Puzzles       []compareRow `json:"puzzles"`
+	SharedPuzzles int          `json:"shared_puzzles"`
+}
+
+// compareRow is a compare.Row with NaN (not computed) as null.
+type compareRow struct {
+	Puzzle          int64    `json:"puzzle,omitempty"`
+	A, B            side     `json:"-"`
+	SidesJSON       [2]side  `json:"sides"`
+	Fisher          *float64 `json:"fisher_p"`
+	LogRank         *float64 `json:"logrank_p"`
+	MannWhitney     *float64 `json:"mann_whitney_p"`
+	FisherHolm      *float64 `json:"fisher_p_holm,omitempty"`
+	LogRankHolm     *float64 `json:"logrank_p_holm,omitempty"`
+	MannWhitneyHolm *float64 `json:"mann_whitney_p_holm,omitempty"`
+}
+
+type side struct {
+	Runs         int      `json:"runs"`
+	Solved       int      `json:"solved"`
+	MedianSolved *float64 `json:"median_solved"`
+	ERT          *float64 `json:"ert"`
+	ERTLow       *float64 `json:"ert_low"`
+	ERTHigh      *float64 `json:"ert_high"`
+}
+
+func sideOf(s compare.Side) side {
+	return side{Runs: s.Runs, Solved: s.Solved, MedianSolved: finite(s.MedianSolved),
+		ERT: finite(s.ERT.Estimate), ERTLow: finite(s.ERT.Low), ERTHigh: finite(s.ERT.High)}
+}
+
+func rowOf(r compare.Row) compareRow {
+	a, b := sideOf(r.A), sideOf(r.B)
+	return compareRow{Puzzle: r.Puzzle, A: a, B: b, SidesJSON: [2]side{a, b}, Fisher: finite(r.Fisher.TwoSided),
+		LogRank: finite(r.LogRank.P), MannWhitney: finite(r.MannWhitney.P), FisherHolm: finite(r.FisherHolm),
+		LogRankHolm: finite(r.LogRankHolm), MannWhitneyHolm: finite(r.MannWhitneyHolm)}
+}
+
+func (s *Server) compare(r *http.Request) (view, error) {
+	ctx := r.Context()
+	name := r.PathValue("name")
+	p, err := s.progressOf(r, name)
+	if err != nil {
+		return view{}, err
+	}
+	q := r.URL.Query()
+	d := compareData{Experiment: name, A: q.Get("a"), B: q.Get("b"), Configs: []string{}, Puzzles: []compareRow{}}
+	if i := p.Configs.column("config"); i >= 0 {
+		for _, row := range p.Configs.Rows {
+			d.Configs = append(d.Configs, cellText(row[i]))
+		}
+	}
+	v := view{Template: "compare", Title: "Compare in " + name, Data: d}
+	if d.A == "" || d.B == "" {
+		return v, nil
+	}
+	if d.A == d.B {
+		return view{}, sudokulab.Errorf(sudokulab.EINVALID, "compare %s with another configuration, not itself", d.A)
+	}
+	res, err := compare.Compute(ctx, s.db, compare.Options{A: d.A, B: d.B, Experiment: name, Resamples: reportResamples})
+	if err != nil {
+		return view{}, err
+	}
+	d.Unit, d.SharedPuzzles = res.Unit, res.SharedPuzzles
+	o := rowOf(res.Overall)
+	d.Overall = &o
+	for _, row := range res.Puzzles {
+		d.Puzzles = append(d.Puzzles, rowOf(row))
+	}
+	v.Data = d
+	return v, nil
+}
+
+// compareURL is the comparison of a and b in experiment name.
+func compareURL(name, a, b string) string {
+	return "/experiments/" + url.PathEscape(name) + "/compare?" + url.Values{"a": {a}, "b": {b}}.Encode()
+}
