@@ -78,6 +78,7 @@ The schema is documented in docs/schema.md.`,
 		newSolversCmd(opts),
 		newSQLCmd(opts),
 		newServeCmd(opts),
+		newTuneCmd(opts),
 		newVersionCmd(opts),
 		newWorkerCmd(opts),
 	)

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"sudokulab"
+	"sudokulab/runner"
+	"sudokulab/tune"
+	"sudokulab/tuning"
+)
+
+// tuneOptions are tune's flags.
+type tuneOptions struct {
+	*options
+	spec        tuning.Spec
+	params, set []string
+	jobs        int
+}
+
+func newTuneCmd(opts *options) *cobra.Command {
+	o := &tuneOptions{options: opts}
+	cmd := &cobra.Command{
+		Use:   "tune",
+		Short: "Tune a solver's parameters by iterated racing (irace) on puzzles selected with SQL",
+		Long: `tune configures a solver by iterated racing, as irace does (López-Ibáñez et
+al. 2016): candidate configurations sampled from the solver's parameters
+run on training puzzles (--train) one at a time, each with its own seed;
+from the fifth, a Friedman test after every puzzle drops the candidates
+significantly worse than the best (Conover's post-hoc; Wilcoxon's
+signed-rank test between the last two); the survivors, the elites, carry
+over to the next race, and new candidates are sampled around them, until
+--budget runs are spent. The first candidate is the solver's defaults
+(or --preset's settings).
+
+Without --param every parameter with a finite declared range is tuned
+(a positive range of three decades or more on the log scale); with it,
+only those given: --param name=LO..HI, name=log:LO..HI, or name=A|B|C.
+--set fixes a parameter.
+
+The objective (--objective) is what a run costs: par10 (CPU seconds of a
+solved run, ten times --timeout for any other; the default with
+--timeout), effort (evaluations or nodes of a solved run, ten times
+--max-evaluations for any other; the default without --timeout) or
+success (0 solved, 1 not).
+
+Every step's runs go into the work queue of the tuning's experiment
+(--experiment, or "tune-" and a hash of the settings): sudokulab worker
+--experiment NAME on any machine sharing the database helps. Every
+candidate is stored as a configuration NAME-cN, the final elites renamed
+NAME-elite-1.. (a candidate that was stored before keeps its name); the
+race is kept in the tables tunings, tuning_candidates and tuning_steps.
+Killed and started again with the same command, tune resumes from what
+is recorded and repeats no run. At the end the best elite and the first
+candidate run on the test puzzles (--test, experiment NAME-test) and are
+compared as sudokulab compare does, on CPU seconds.`,
+		Example: `  sudokulab tune --solver lewis-sa --train "collection = 'top1465' AND id % 2 = 0" --test "collection = 'top1465' AND id % 2 = 1" --budget 600 --timeout 2s
+  sudokulab tune --solver tabu --train "id <= 20" --budget 300 --max-evaluations 200000 --param tenure=1..50 --set restarts=true`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTune(cmd.Context(), cmd, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.spec.Solver, "solver", "", "solver to tune (see sudokulab solvers)")
+	f.StringVar(&o.spec.Train, "train", "", "training puzzles: an SQL predicate over puzzle_catalog")
+	f.StringVar(&o.spec.Test, "test", "", "test puzzles: an SQL predicate over puzzle_catalog (empty: no test)")
+	f.IntVar(&o.spec.Budget, "budget", 0, "runs the race may do")
+	f.Uint64Var(&o.spec.Seed, "seed", 1, "seed of the race: the candidates sampled and the puzzles' order and seeds")
+	f.StringArrayVar(&o.params, "param", nil, "tune only this parameter over a range: name=LO..HI, name=log:LO..HI or name=A|B (repeatable)")
+	f.StringArrayVar(&o.set, "set", nil, "fix a parameter: name=value (repeatable)")
+	f.StringVar(&o.spec.Preset, "preset", "", "preset whose settings make the first candidate (default: the solver's defaults)")
+	f.StringVar(&o.spec.Objective, "objective", "", "cost of a run: par10, effort or success (default: par10 with --timeout, else effort)")
+	f.StringVar(&o.spec.Name, "experiment", "", "name of the tuning and its experiment (default: tune- and a hash of the settings)")
+	f.Int64Var(&o.spec.RunBudget.MaxEvaluations, "max-evaluations", 0, "evaluation budget per run (0: none)")
+	f.Int64Var(&o.spec.RunBudget.MaxGenerations, "max-generations", 0, "generation budget per run (0: none)")
+	f.DurationVar(&o.spec.Timeout, "timeout", 0, "wall-time budget per run, such as 2s (0: none)")
+	f.IntVar(&o.spec.TestSeeds, "test-runs", 1, "seeds per test puzzle and configuration")
+	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "runs at a time in this process")
+	return cmd
+}
+
+func runTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions) error {
+	spec := o.spec
+	var errs [2]error
+	spec.Ranges, errs[0] = parseNamed("--param", o.params)
+	spec.Fixed, errs[1] = parseNamed("--set", o.set)
+	if err := cmp.Or(errs[0], errs[1]); err != nil {
+		return err
+	}
+	switch {
+	case spec.Solver == "":
+		return sudokulab.Errorf(sudokulab.EINVALID, "say what to tune: --solver NAME")
+	case strings.TrimSpace(spec.Train) == "":
+		return sudokulab.Errorf(sudokulab.EINVALID, "say what to train on: --train WHERE")
+	case spec.Budget < 1:
+		return sudokulab.Errorf(sudokulab.EINVALID, "--budget %d: want a number of runs above 0", spec.Budget)
+	case o.jobs < 1:
+		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)
+	}
+	d, err := o.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	stderr := cmd.ErrOrStderr()
+	step := func(s tune.Step) {
+		if s.Test == "" {
+			return
+		}
+		alive := 0
+		for _, e := range s.Entries {
+			if e.Alive {
+				alive++
+			}
+		}
+		fmt.Fprintf(stderr, "iteration %d step %d: %s p = %.3g, %d of %d candidates alive\n",
+			s.Iteration, s.Number, s.Test, s.P, alive, len(s.Entries))
+	}
+	rep, err := tuning.Run(ctx, d, o.registry, spec, tuning.Options{Runner: runner.Options{Jobs: o.jobs}, Step: step})
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "interrupted: the runs recorded are kept; run the same command again to resume tuning %s\n", rep.Name)
+		return ctx.Err()
+	}
+	if err != nil {
+		return err
+	}
+	res := rep.Result
+	fmt.Fprintf(stderr, "tuning %s: %d runs in %d iterations on %d training puzzles, %d candidates; stopped because %s\n",
+		rep.Name, res.Runs, res.Iterations, rep.Training, len(res.Candidates), res.Stop)
+	w := cmd.OutOrStdout()
+	var names []string
+	for name := range rep.Settings[0] {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	rows := make([][]any, len(rep.Elites))
+	for i, name := range rep.Elites {
+		rows[i] = []any{i + 1, name}
+		for _, p := range names {
+			rows[i] = append(rows[i], rep.Settings[i][p])
+		}
+	}
+	if err := writeRows(w, o.format, append([]string{"rank", "config"}, names...), rows); err != nil {
+		return err
+	}
+	switch {
+	case strings.TrimSpace(spec.Test) == "":
+		return nil
+	case rep.Test == nil:
+		fmt.Fprintf(stderr, "the best elite is the first candidate, %s: nothing to compare on the test set\n", rep.Default)
+		return nil
+	}
+	if o.format == "table" {
+		fmt.Fprintf(w, "\ntest set: a = %s (first candidate), b = %s (best elite); times in %s\n", rep.Default, rep.Elites[0], rep.Test.Unit)
+	}
+	t := rep.Test.Table()
+	return writeRows(w, o.format, t.Columns, t.Rows)
+}
