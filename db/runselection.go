@@ -101,6 +101,14 @@ func rebindOutside(x sqlx.ExtContext, query string) string {
 	if sqlx.BindType(x.DriverName()) != sqlx.DOLLAR {
 		return x.Rebind(query)
 	}
+	return rebindDollar(query)
+}
+
+// rebindDollar numbers the '?' of query that PostgreSQL reads as
+// punctuation ($1, $2, ...), leaving those in strings, quoted names and
+// comments. A query it cannot read to its end (a string that does not
+// end) is rebound as sqlx does, for the database to say what is wrong.
+func rebindDollar(query string) string {
 	var at []int
 	reason := predicateReader{engine: "PostgreSQL", pg: true}.scan(query, func(t token, i int) string {
 		if t.kind == tokPunct && t.text == "?" {
@@ -109,13 +117,21 @@ func rebindOutside(x sqlx.ExtContext, query string) string {
 		return ""
 	})
 	if reason != "" {
-		return x.Rebind(query) // the database will say what is wrong
+		return sqlx.Rebind(sqlx.DOLLAR, query)
 	}
 	var b strings.Builder
 	last := 0
 	for n, i := range at {
 		b.WriteString(query[last:i])
+		// Spaces keep "a?" from reading as the name a$1, "0.?" as a
+		// number, and "?5" as $15.
+		if i > 0 && (identChar(query[i-1]) || query[i-1] == '.') {
+			b.WriteByte(' ')
+		}
 		b.WriteString("$" + strconv.Itoa(n+1))
+		if i+1 < len(query) && isDigit(query[i+1]) {
+			b.WriteByte(' ')
+		}
 		last = i + 1
 	}
 	b.WriteString(query[last:])

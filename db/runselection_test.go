@@ -3,6 +3,7 @@ package db_test
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -103,4 +104,52 @@ func TestRunSelectionRefuses(t *testing.T) {
 			t.Errorf("Check(%+v) = %v, want EINVALID", sel, err)
 		}
 	}
+}
+
+// FuzzRebindDollar holds the PostgreSQL rebind of ReadQuery to its
+// promise: what PostgreSQL reads in the rebound query is what it read
+// before, less the '?' placeholders, which become $1, $2, ... in order;
+// strings, quoted names and comments are left as they were.
+func FuzzRebindDollar(f *testing.F) {
+	for _, q := range []string{
+		"SELECT ? WHERE a = 'why?' -- really?\n AND b = ?",
+		`SELECT "col?" FROM t WHERE x = ? /* ? */ AND y = $$?$$ AND z = E'\'?'`,
+		"SELECT $1, ?, $tag$ ? $tag$, ?",
+		"SELECT a?, 5?, ?5, ?abc",
+		"SELECT 'unclosed ?",
+		"",
+	} {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		before, reason := db.PostgresTokens(q)
+		if reason != "" {
+			return // rebound as sqlx does: the database refuses it
+		}
+		out := db.RebindDollar(q)
+		after, reason := db.PostgresTokens(out)
+		if reason != "" {
+			t.Fatalf("%q rebound to %q, which reads no more: %s", q, out, reason)
+		}
+		var want []string
+		n := 0
+		for _, tok := range before {
+			if tok == "punct ?" {
+				n++
+				continue
+			}
+			want = append(want, tok)
+		}
+		if fmt.Sprint(after) != fmt.Sprint(want) {
+			t.Fatalf("%q rebound to %q: tokens %q, want %q", q, out, after, want)
+		}
+		last := -1
+		for k := 1; k <= n; k++ {
+			i := strings.Index(out[last+1:], "$"+strconv.Itoa(k))
+			if i < 0 {
+				t.Fatalf("%q rebound to %q: no $%d after byte %d", q, out, k, last)
+			}
+			last += 1 + i
+		}
+	})
 }
