@@ -2,8 +2,12 @@ package raters
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/jmoiron/sqlx"
+
+	"sudokulab"
 )
 
 // All is the name Make takes for every rater that needs nothing more.
@@ -35,6 +39,38 @@ func (r *Registry) Make(ctx context.Context, name string, opts map[string]map[st
 			return nil, err
 		}
 		out = append(out, rt)
+	}
+	return out, nil
+}
+
+// ParseOptions splits KEY=VALUE settings (sudokulab rate's --option) by
+// rater into the options Make takes. RATER.KEY=VALUE is for the rater
+// named; a bare KEY=VALUE is for rater, which must then be one rater, not
+// All. A malformed setting, or one for a rater other than rater, is an
+// EINVALID error, one for an unknown rater an ENOTFOUND one.
+func (r *Registry) ParseOptions(rater string, kvs []string) (map[string]map[string]string, error) {
+	out := map[string]map[string]string{}
+	for _, kv := range kvs {
+		key, value, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(key) == "" {
+			return nil, sudokulab.Errorf(sudokulab.EINVALID, "--option %q: want KEY=VALUE", kv)
+		}
+		name := rater
+		if n, k, ok := strings.Cut(key, "."); ok {
+			name, key = n, k
+		} else if rater == All {
+			return nil, sudokulab.Errorf(sudokulab.EINVALID, "--option %q: with --rater all, name the rater: RATER.%s", kv, kv)
+		}
+		if _, err := r.Lookup(name); err != nil {
+			return nil, fmt.Errorf("--option %q: %w", kv, err)
+		}
+		if rater != All && name != rater {
+			return nil, sudokulab.Errorf(sudokulab.EINVALID, "--option %q: is for rater %s, not %s", kv, name, rater)
+		}
+		if out[name] == nil {
+			out[name] = map[string]string{}
+		}
+		out[name][key] = value
 	}
 	return out, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -50,18 +49,10 @@ func (o *rateOptions) limits(cmd *cobra.Command, reg *raters.Registry, rs []rate
 	if o.timeout < 0 {
 		return nil, sudokulab.Errorf(sudokulab.EINVALID, "--timeout %s: want a duration of 0 (no limit) or more", o.timeout)
 	}
-	out := ratepool.Limits{}
-	for _, r := range rs {
-		out[r.Name()] = o.timeout
-		if !cmd.Flags().Changed("timeout") {
-			in, err := reg.Lookup(r.Name())
-			if err != nil {
-				return nil, err
-			}
-			out[r.Name()] = in.TimeLimit()
-		}
+	if cmd.Flags().Changed("timeout") {
+		return ratepool.SameLimits(rs, o.timeout), nil
 	}
-	return out, nil
+	return ratepool.DefaultLimits(reg, rs)
 }
 
 // timeoutHelp lists the raters' default time limits for rate's help.
@@ -170,41 +161,12 @@ cut_short and names the puzzles on standard error. Rate again with a longer
 	return cmd
 }
 
-// raterOptions splits --option values by rater. A key without a rater
-// prefix belongs to the only rater named by --rater.
-func raterOptions(reg *raters.Registry, rater string, opts []string) (map[string]map[string]string, error) {
-	out := map[string]map[string]string{}
-	for _, kv := range opts {
-		key, value, ok := strings.Cut(kv, "=")
-		if !ok || strings.TrimSpace(key) == "" {
-			return nil, sudokulab.Errorf(sudokulab.EINVALID, "--option %q: want KEY=VALUE", kv)
-		}
-		name := rater
-		if r, k, ok := strings.Cut(key, "."); ok {
-			name, key = r, k
-		} else if rater == "all" {
-			return nil, sudokulab.Errorf(sudokulab.EINVALID, "--option %q: with --rater all, name the rater: RATER.%s", kv, kv)
-		}
-		if _, err := reg.Lookup(name); err != nil {
-			return nil, fmt.Errorf("--option %q: %w", kv, err)
-		}
-		if rater != "all" && name != rater {
-			return nil, sudokulab.Errorf(sudokulab.EINVALID, "--option %q: is for rater %s, not %s", kv, name, rater)
-		}
-		if out[name] == nil {
-			out[name] = map[string]string{}
-		}
-		out[name][key] = value
-	}
-	return out, nil
-}
-
 // makeRaters makes the raters named by --rater.
 func makeRaters(ctx context.Context, d *db.DB, reg *raters.Registry, rater string, opts []string) ([]raters.Rater, error) {
 	if rater == "" {
 		return nil, sudokulab.Errorf(sudokulab.EINVALID, "--rater is required: one of %s, or all", strings.Join(reg.Names(), ", "))
 	}
-	byRater, err := raterOptions(reg, rater, opts)
+	byRater, err := reg.ParseOptions(rater, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +238,7 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 		if m, ok := s.Mean(); ok {
 			mean = m
 		}
-		rows = append(rows, []any{r.Name(), r.Version(), r.Options(), s.Rated, s.Skipped, s.CutShort, mean, histogram(s.Labels)})
+		rows = append(rows, []any{r.Name(), r.Version(), r.Options(), s.Rated, s.Skipped, s.CutShort, mean, s.Labels})
 	}
 	return writeRows(cmd.OutOrStdout(), o.format, []string{"rater", "version", "options", "puzzles", "skipped", "cut_short", "mean_value", "labels"}, rows)
 }
@@ -300,52 +262,4 @@ func (p *rateProgress) finish() {
 	if p.bar != nil {
 		p.bar.finish()
 	}
-}
-
-// histogram counts ratings per label. In a table or CSV it is short: every
-// label with its count when there are at most histogramShown, else how
-// many labels and the most common (se labels nearly every puzzle
-// differently); JSON has the whole histogram as an object.
-type histogram map[string]int
-
-// histogramShown is the most labels a histogram lists in full.
-const histogramShown = 6
-
-// sorted returns the labels, most common first, then by name.
-func (h histogram) sorted() []string {
-	labels := make([]string, 0, len(h))
-	for l := range h {
-		labels = append(labels, l)
-	}
-	slices.SortFunc(labels, func(a, b string) int {
-		if h[a] != h[b] {
-			return h[b] - h[a]
-		}
-		return strings.Compare(a, b)
-	})
-	return labels
-}
-
-// String implements fmt.Stringer, which cell uses.
-func (h histogram) String() string {
-	labels := h.sorted()
-	head := ""
-	if len(labels) > histogramShown {
-		head = fmt.Sprintf("%d labels, most common: ", len(labels))
-		labels = labels[:histogramShown/2]
-	}
-	parts := make([]string, len(labels))
-	for i, l := range labels {
-		parts[i] = fmt.Sprintf("%s:%d", l, h[l])
-	}
-	return head + strings.Join(parts, " ")
-}
-
-// MarshalJSON writes every label and its count, most common first.
-func (h histogram) MarshalJSON() ([]byte, error) {
-	o := object{}
-	for _, l := range h.sorted() {
-		o = append(o, field{l, h[l]})
-	}
-	return o.MarshalJSON()
 }

@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -254,46 +252,5 @@ func TestRateLimitsPerRater(t *testing.T) {
 	}
 	if raters.SETimeout < 2*time.Minute {
 		t.Errorf("se's default limit %v: its hardest puzzles take up to 40 s of CPU, several times that on a loaded machine", raters.SETimeout)
-	}
-}
-
-// TestHistogram holds rate's label counts to a short form in tables and
-// CSV (one line, not a whole histogram of se's nearly unique labels) and
-// to the whole histogram in JSON.
-func TestHistogram(t *testing.T) {
-	many := histogram{}
-	for i := range 40 {
-		many[fmt.Sprintf("%d.%d/1.2/1.2", 1+i/10, i%10)] = 1 + i%3
-	}
-	tests := []struct {
-		name       string
-		h          histogram
-		text, json string
-	}{
-		{"empty", histogram{}, "", "{}"},
-		{"few", histogram{"easy": 8, "medium": 2, "beyond": 1}, "easy:8 medium:2 beyond:1", `{"easy":8,"medium":2,"beyond":1}`},
-		{"many", many, "40 labels, most common: 1.2/1.2/1.2:3 1.5/1.2/1.2:3 1.8/1.2/1.2:3", ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var b bytes.Buffer
-			if err := writeRows(&b, "csv", []string{"labels"}, [][]any{{tt.h}}); err != nil {
-				t.Fatal(err)
-			}
-			if got := strings.TrimSuffix(strings.TrimPrefix(b.String(), "labels\n"), "\n"); strings.Trim(got, `"`) != tt.text {
-				t.Errorf("csv %q, want %q", got, tt.text)
-			}
-			js, err := json.Marshal(tt.h)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var back map[string]int
-			if err := json.Unmarshal(js, &back); err != nil || len(back) != len(tt.h) {
-				t.Errorf("JSON %s: %v, want all %d labels", js, err, len(tt.h))
-			}
-			if tt.json != "" && string(js) != tt.json {
-				t.Errorf("JSON %s, want %s", js, tt.json)
-			}
-		})
 	}
 }

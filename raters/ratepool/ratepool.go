@@ -33,6 +33,30 @@ const CutShortShown = 10
 // rater not in the map (or with 0) has none.
 type Limits map[string]time.Duration
 
+// DefaultLimits returns each rater's own time limit
+// (raters.Info.TimeLimit), long enough for the hardest puzzles it is
+// meant for; a rater reg does not hold is an ENOTFOUND error.
+func DefaultLimits(reg *raters.Registry, rs []raters.Rater) (Limits, error) {
+	out := Limits{}
+	for _, r := range rs {
+		in, err := reg.Lookup(r.Name())
+		if err != nil {
+			return nil, err
+		}
+		out[r.Name()] = in.TimeLimit()
+	}
+	return out, nil
+}
+
+// SameLimits returns the limit d (0: none) for each of rs.
+func SameLimits(rs []raters.Rater, d time.Duration) Limits {
+	out := Limits{}
+	for _, r := range rs {
+		out[r.Name()] = d
+	}
+	return out
+}
+
 // Outcome is one rating made: complete, or, when CutShort, cut short by
 // its time limit (then only Rating.Rater and Rating.PuzzleID are set: a
 // cut-short rating is never stored).

@@ -47,7 +47,7 @@ type Summary struct {
 	Rated, Valued, Skipped, CutShort int
 	Sum                              float64
 	// Labels counts the ratings stored by label.
-	Labels map[string]int
+	Labels Histogram
 	// CutShortIDs lists the first CutShortShown puzzles whose rating was
 	// cut short.
 	CutShortIDs []int64
@@ -73,7 +73,7 @@ type Result struct {
 func Rate(ctx context.Context, d *db.DB, puzzles []sudokulab.Puzzle, rs []raters.Rater, o Options) (*Result, error) {
 	res := &Result{ByRater: map[string]*Summary{}}
 	for _, r := range rs {
-		res.ByRater[r.Name()] = &Summary{Labels: map[string]int{}}
+		res.ByRater[r.Name()] = &Summary{Labels: Histogram{}}
 	}
 	work, todo, err := plan(ctx, d, puzzles, rs, o.Force, res)
 	if err != nil {
