@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/jmoiron/sqlx"
+
 	"sudokulab/db"
 )
 
@@ -44,8 +46,12 @@ const recentRows = 10
 func (s *Server) home(r *http.Request) (view, error) {
 	ctx := r.Context()
 	d := homeData{Database: s.db.Path(), Engine: s.db.Engine(), CodeVersion: s.o.Version}
-	var err error
-	if d.Lab, err = db.CountLab(ctx, s.db); err != nil {
+	err := s.db.Snapshot(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		d.Lab, err = db.CountLab(ctx, tx)
+		return err
+	})
+	if err != nil {
 		return view{}, err
 	}
 	if d.SchemaVersion, err = s.db.Version(ctx); err != nil {

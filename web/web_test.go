@@ -747,3 +747,38 @@ func TestSolutionPath(t *testing.T) {
 		t.Errorf("a step past the end: %d, want 400", code)
 	}
 }
+
+func TestLoadingImportLeftOut(t *testing.T) {
+	onEngines(t, func(t *testing.T, l *lab) {
+		type counts struct {
+			Lab struct {
+				Puzzles int64 `json:"puzzles"`
+			} `json:"lab"`
+		}
+		var home counts
+		var table catalogPage
+		l.getJSON(t, "/index.json", &home)
+		l.getJSON(t, "/puzzles.json", &table)
+		// An import starts loading: its puzzle and membership stay out of
+		// every page until it is published.
+		l.exec(t, `INSERT INTO imports (file_name, file_sha256, format, state) VALUES ('x.txt', 'ab', 'line', 'loading')`)
+		imp := l.count(t, `SELECT MAX(id) FROM imports`)
+		l.addPuzzle(t, 38)
+		l.exec(t, `UPDATE puzzles SET import_id = ? WHERE id = (SELECT MAX(id) FROM puzzles)`, imp)
+		l.exec(t, `INSERT INTO collection_puzzles (collection_id, puzzle_id, position, label, import_id)
+			SELECT (SELECT MIN(id) FROM collections), MAX(id), 1000, 'loading', ? FROM puzzles`, imp)
+		var home2 counts
+		var table2 catalogPage
+		l.getJSON(t, "/index.json", &home2)
+		l.getJSON(t, "/puzzles.json?sort=id&desc=1", &table2)
+		if home2.Lab.Puzzles != home.Lab.Puzzles || table2.Total != table.Total || len(table2.Rows) > 0 && table2.Rows[0].ID == l.count(t, `SELECT MAX(id) FROM puzzles`) {
+			t.Errorf("a loading import shows: %d puzzles (were %d), %d rows (were %d)", home2.Lab.Puzzles, home.Lab.Puzzles, table2.Total, table.Total)
+		}
+		l.exec(t, `UPDATE imports SET state = 'done' WHERE id = ?`, imp)
+		l.getJSON(t, "/index.json", &home2)
+		l.getJSON(t, "/puzzles.json", &table2)
+		if home2.Lab.Puzzles != home.Lab.Puzzles+1 || table2.Total != table.Total+1 {
+			t.Errorf("the published import: %d puzzles (were %d), %d rows (were %d)", home2.Lab.Puzzles, home.Lab.Puzzles, table2.Total, table.Total)
+		}
+	})
+}
