@@ -35,7 +35,10 @@ type RankRow struct {
 	// ScoreText is Score as the page writes it: a duration when the unit
 	// is seconds, else a number.
 	ScoreText string
-	Verdict   string
+	// VersusBest is the Holm-adjusted p-value of its signed-rank test
+	// against the best (NaN for the best).
+	VersusBest float64
+	Verdict    string
 }
 
 // rankingMinConfigs is the fewest configurations that open the page with
@@ -66,7 +69,7 @@ func (b *builder) ranking() error {
 		if strings.HasSuffix(res.Unit, "seconds") {
 			text = Duration(en.Score)
 		}
-		rk.Rows = append(rk.Rows, RankRow{Rank: i + 1, Config: en.Config, MeanRank: en.MeanRank, Score: en.Score, ScoreText: text, Verdict: en.Verdict})
+		rk.Rows = append(rk.Rows, RankRow{Rank: i + 1, Config: en.Config, MeanRank: en.MeanRank, Score: en.Score, ScoreText: text, VersusBest: en.VersusBest, Verdict: en.Verdict})
 	}
 	return nil
 }

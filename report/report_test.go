@@ -348,9 +348,9 @@ func page(t *testing.T) *report.Report {
 		Ranking: &report.Ranking{
 			Summary: "3 configurations ranked by ERT in evaluations on 2 puzzles", Label: "ert_evaluations", Unit: "evaluations",
 			Rows: []report.RankRow{
-				{Rank: 1, Config: "a<1>", MeanRank: 1, Score: 20, ScoreText: "20", Verdict: "best"},
-				{Rank: 2, Config: "b", MeanRank: 2.5, Score: 1234567, ScoreText: "1 234 567", Verdict: "tied with best"},
-				{Rank: 3, Config: "c", MeanRank: 2.5, Score: math.Inf(1), ScoreText: "∞", Verdict: "worse than a<1>"},
+				{Rank: 1, Config: "a<1>", MeanRank: 1, Score: 20, ScoreText: "20", VersusBest: math.NaN(), Verdict: "best"},
+				{Rank: 2, Config: "b", MeanRank: 2.5, Score: 1234567, ScoreText: "1 234 567", VersusBest: 0.5, Verdict: "tied with best"},
+				{Rank: 3, Config: "c", MeanRank: 2.5, Score: math.Inf(1), ScoreText: "∞", VersusBest: 0.0012, Verdict: "worse than a<1>"},
 			},
 			Figures: []report.Figure{
 				{ID: "figure-cd", Title: "Critical-difference diagram", Caption: "Ranks.", SVG: inline},
