@@ -84,3 +84,17 @@ func (r *Registry) Lookup(name string) (sudokulab.SolverInfo, error) {
 	}
 	return sudokulab.SolverInfo{}, sudokulab.Errorf(sudokulab.EINVALID, "unknown solver %q (known: %s)", name, strings.Join(r.Names(), ", "))
 }
+
+// SameSettings reports whether two stored parameter sets of solver are
+// the same settings: both read back with this code's declarations, so a
+// parameter added since one was stored takes its default. An unknown
+// solver or unreadable parameters are not the same.
+func (r *Registry) SameSettings(solver, a, b string) bool {
+	info, err := r.Lookup(solver)
+	if err != nil {
+		return false
+	}
+	pa, errA := info.ParseParams(a)
+	pb, errB := info.ParseParams(b)
+	return errA == nil && errB == nil && pa.Canonical() == pb.Canonical()
+}

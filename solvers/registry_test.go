@@ -54,3 +54,25 @@ func TestNewRegistryRejectsDuplicates(t *testing.T) {
 	info := solvers.Default().All()[0]
 	solvers.NewRegistry(info, info)
 }
+
+// TestSameSettings reads both parameter sets with the solver's
+// declarations: a default left out is the same setting, another value is
+// not, nor an unknown solver or parameters that do not read.
+func TestSameSettings(t *testing.T) {
+	reg := solvers.Default()
+	for _, tt := range []struct {
+		solver, a, b string
+		want         bool
+	}{
+		{"acs", `{}`, `{"ants": 10}`, true},
+		{"acs", `{"ants": 10}`, `{"ants": 10}`, true},
+		{"acs", `{}`, `{"ants": 11}`, false},
+		{"acs", `{}`, `{"no_such": 1}`, false},
+		{"acs", `{}`, `not json`, false},
+		{"no-such-solver", `{}`, `{}`, false},
+	} {
+		if got := reg.SameSettings(tt.solver, tt.a, tt.b); got != tt.want {
+			t.Errorf("SameSettings(%s, %s, %s) = %v, want %v", tt.solver, tt.a, tt.b, got, tt.want)
+		}
+	}
+}

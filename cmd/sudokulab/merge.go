@@ -140,20 +140,6 @@ func runMerge(ctx context.Context, cmd *cobra.Command, o *mergeOptions, sources 
 	return nil
 }
 
-// sameSettings reports whether two stored parameter sets of solver are
-// the same settings: both read back with this code's declarations, so a
-// parameter added since one was stored takes its default. An unknown
-// solver or unreadable parameters are not the same.
-func (o *options) sameSettings(solver, a, b string) bool {
-	info, err := o.registry.Lookup(solver)
-	if err != nil {
-		return false
-	}
-	pa, errA := info.ParseParams(a)
-	pb, errB := info.ParseParams(b)
-	return errA == nil && errB == nil && pa.Canonical() == pb.Canonical()
-}
-
 // mergeOne merges the database target into dst, telling stderr what it
 // does, the conflicts, the invalid rows left out and the notes.
 func mergeOne(ctx context.Context, stderr io.Writer, dst *db.DB, target string, o *mergeOptions) (db.MergeReport, error) {
@@ -166,7 +152,7 @@ func mergeOne(ctx context.Context, stderr io.Writer, dst *db.DB, target string, 
 	fmt.Fprintf(stderr, "merging %s into %s\n", src.Path(), dst.Path())
 	rep, err := db.Merge(ctx, dst, src, db.MergeOptions{
 		Batch:        o.batch,
-		SameSettings: o.sameSettings,
+		SameSettings: o.registry.SameSettings,
 		Solvers:      o.registry,
 		SkipInvalid:  o.skipInvalid,
 		Progress: func(kind string, done int64) {
