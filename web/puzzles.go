@@ -1,6 +1,8 @@
 package web
 
 import (
+	"cmp"
+	"context"
 	"net/http"
 	"net/url"
 	"slices"
@@ -146,7 +148,13 @@ func (s *Server) puzzles(r *http.Request) (view, error) {
 		if err := cube.CheckLevels(f); err != nil {
 			return err
 		}
-		page, err = cat.Page(ctx, cq)
+		pctx, cancel := context.WithTimeout(ctx, s.o.PageTimeout)
+		defer cancel()
+		page, err = cat.Page(pctx, cq)
+		if err != nil && ctx.Err() == nil && pctx.Err() != nil {
+			return sudokulab.Errorf(sudokulab.EINVALID, "sorting these %d rows by %s took longer than %s: choose fewer rows first (a collection, givens, a level), or sort by id, givens, a rating, or position within a collection, which have an index",
+				cube.Total(f), cmp.Or(cq.Sort, "id"), s.o.PageTimeout)
+		}
 		return err
 	})
 	if err != nil {

@@ -44,6 +44,11 @@ type Options struct {
 	// ConsoleTimeout bounds each statement of the SQL console; 0 means
 	// DefaultConsoleTimeout. A request may ask for less (timelimit).
 	ConsoleTimeout time.Duration
+	// PageTimeout bounds the reading of a page of the puzzle table; 0
+	// means DefaultPageTimeout. A sort on a column without an index reads
+	// every row of the filter (seconds for a million): past the limit the
+	// page says to filter first or sort by another column.
+	PageTimeout time.Duration
 	// FacetsLag is how long the puzzle table's facet counts may lag
 	// behind a database that changes; 0 means DefaultFacetsLag, a
 	// negative value none (they are counted again after every change).
@@ -57,11 +62,12 @@ type Options struct {
 }
 
 // DefaultConsoleTimeout is the time limit of a console statement when
-// Options leave it zero, Datasette's default. DefaultFacetsLag is
-// Options.FacetsLag's.
+// Options leave it zero, Datasette's default. DefaultFacetsLag and
+// DefaultPageTimeout are Options.FacetsLag's and PageTimeout's.
 const (
 	DefaultConsoleTimeout = time.Second
 	DefaultFacetsLag      = 5 * time.Second
+	DefaultPageTimeout    = 5 * time.Second
 )
 
 // consoleMaxRows bounds the rows the console reads of a result.
@@ -84,6 +90,9 @@ type Server struct {
 func New(ctx context.Context, d *db.DB, o Options) (*Server, error) {
 	if o.ConsoleTimeout <= 0 {
 		o.ConsoleTimeout = DefaultConsoleTimeout
+	}
+	if o.PageTimeout <= 0 {
+		o.PageTimeout = DefaultPageTimeout
 	}
 	if o.FacetsLag == 0 {
 		o.FacetsLag = DefaultFacetsLag

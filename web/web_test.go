@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"sudokulab/db"
 	"sudokulab/internal/pgtest"
@@ -781,4 +782,25 @@ func TestLoadingImportLeftOut(t *testing.T) {
 			t.Errorf("the published import: %d puzzles (were %d), %d rows (were %d)", home2.Lab.Puzzles, home.Lab.Puzzles, table2.Total, table.Total)
 		}
 	})
+}
+
+func TestPageTimeLimit(t *testing.T) {
+	ctx := context.Background()
+	r, err := db.OpenOptions(ctx, exampleCopy(t), db.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// A limit every page runs past.
+	s, err := web.New(ctx, r, web.Options{PageTimeout: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	req := httptest.NewRequest("GET", "/puzzles.json?sort=label", nil)
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "took longer than 1ns") {
+		t.Errorf("%d %s, want 400 saying the sort took too long", rec.Code, rec.Body)
+	}
 }
