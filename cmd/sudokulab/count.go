@@ -11,6 +11,7 @@ import (
 	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/importers/recount"
+	"sudokulab/internal/progress"
 )
 
 type countOptions struct {
@@ -77,12 +78,12 @@ func runCount(ctx context.Context, cmd *cobra.Command, o *countOptions) error {
 		return err
 	}
 	start := time.Now()
-	bar := newWorkBar(cmd.ErrOrStderr(), "count", len(ps))
+	bar := progress.NewWork(cmd.ErrOrStderr(), "count", len(ps))
 	sum, err := recount.Run(ctx, d, ps, recount.Options{Workers: o.jobs, Timeout: timeout,
 		Progress: func(written int, s recount.Summary) {
-			bar.add(written, fmt.Sprintf("counted %d, undetermined %d", s.Counted, s.Undetermined))
+			bar.Add(written, fmt.Sprintf("counted %d, undetermined %d", s.Counted, s.Undetermined))
 		}})
-	bar.finish()
+	bar.Finish()
 	w := cmd.OutOrStdout()
 	elapsed := time.Since(start)
 	left := sum.Todo - sum.Counted - sum.Undetermined

@@ -12,6 +12,7 @@ import (
 	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/importers/pipeline"
+	"sudokulab/internal/progress"
 	"sudokulab/raters"
 	"sudokulab/raters/ratepool"
 )
@@ -246,20 +247,20 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 // rateProgress shows a rate's progress on standard error.
 type rateProgress struct {
 	w   io.Writer
-	bar *workBar
+	bar *progress.Work
 }
 
 var _ ratepool.Progress = (*rateProgress)(nil)
 
-func (p *rateProgress) Start(todo int) { p.bar = newWorkBar(p.w, "rate", todo) }
+func (p *rateProgress) Start(todo int) { p.bar = progress.NewWork(p.w, "rate", todo) }
 
 func (p *rateProgress) Rated(_ ratepool.Outcome, written int) {
-	p.bar.add(1, fmt.Sprintf("%d written", written))
+	p.bar.Add(1, fmt.Sprintf("%d written", written))
 }
 
 // finish removes the bar, if the rating started.
 func (p *rateProgress) finish() {
 	if p.bar != nil {
-		p.bar.finish()
+		p.bar.Finish()
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/internal/progress"
 	"sudokulab/runner"
 )
 
@@ -109,7 +110,7 @@ func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
 			fmt.Fprintf(stderr, "shard %d of %d: %d of the runs\n", spec.Shard, spec.Shards, sum.Total)
 		}
 	}
-	sum, err := runner.Run(ctx, d, o.registry, spec, runner.Options{Jobs: o.jobs, Progress: newProgress(stderr), Begin: begin})
+	sum, err := runner.Run(ctx, d, o.registry, spec, runner.Options{Jobs: o.jobs, Progress: progress.NewRuns(stderr), Begin: begin})
 	switch {
 	case ctx.Err() != nil:
 		fmt.Fprintf(stderr, "interrupted: %d runs recorded by this command; run the same command again to do the rest\n", sum.Recorded)

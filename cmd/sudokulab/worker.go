@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sudokulab"
+	"sudokulab/internal/progress"
 	"sudokulab/runner"
 )
 
@@ -67,7 +68,7 @@ func runWorker(ctx context.Context, cmd *cobra.Command, o *workerOptions) error 
 	defer d.Close()
 	stderr := cmd.ErrOrStderr()
 	sum, err := runner.Run(ctx, d, o.registry, runner.Spec{Queued: true, Experiment: o.experiment, Lease: o.lease, Follow: o.follow},
-		runner.Options{Jobs: o.jobs, Progress: newProgress(stderr), Begin: func(sum runner.Summary) {
+		runner.Options{Jobs: o.jobs, Progress: progress.NewRuns(stderr), Begin: func(sum runner.Summary) {
 			fmt.Fprintf(stderr, "worker %s: %d runs pending in %s\n", sum.Worker, sum.Total, d.Path())
 		}})
 	if errors.Is(err, context.Canceled) {
