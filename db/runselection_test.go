@@ -74,6 +74,11 @@ func TestRunSelection(t *testing.T) {
 				t.Errorf("%s: seeds %s, want %s", tt.name, got, tt.want)
 			}
 		}
+		// runs list: the runs an experiment linked are its runs too.
+		tab, err := db.RunList(db.RunSelection{Experiment: "second"}, 0)(ctx, d)
+		if err != nil || len(tab.Rows) != 2 || asInt(t, tab.Rows[0][0]) != ids[2] || asInt(t, tab.Rows[1][0]) != ids[1] {
+			t.Errorf("RunList of second = %v, %v; want runs %d and %d, newest first", tab.Rows, err, ids[2], ids[1])
+		}
 	})
 }
 
