@@ -126,6 +126,56 @@ func (s Spec) objective() (string, error) {
 	return obj, nil
 }
 
+// prepared is a spec checked and resolved against the lab.
+type prepared struct {
+	spec  Spec // with its objective resolved
+	space tune.Space
+	// spaceJSON is the space as the command gave it, as tunings.space
+	// stores it.
+	spaceJSON string
+	name      string
+	train     []int64
+}
+
+// prepare resolves the space, the objective, the name and the training
+// set of a spec, reading the lab only.
+func prepare(ctx context.Context, d *db.DB, reg runner.Registry, spec Spec) (prepared, error) {
+	var p prepared
+	info, err := reg.Lookup(spec.Solver)
+	if err != nil {
+		return p, err
+	}
+	var preset map[string]string
+	if spec.Preset != "" {
+		i := slices.IndexFunc(info.Presets, func(p sudokulab.Preset) bool { return p.Name == spec.Preset })
+		if i < 0 {
+			return p, sudokulab.Errorf(sudokulab.EINVALID, "solver %s has no preset %q", spec.Solver, spec.Preset)
+		}
+		preset = info.Presets[i].Set
+	}
+	if p.space, err = tune.SpaceOf(info, spec.Ranges, spec.Fixed, preset); err != nil {
+		return p, sudokulab.WrapError(sudokulab.EINVALID, err, "tune")
+	}
+	if spec.Objective, err = spec.objective(); err != nil {
+		return p, err
+	}
+	if spec.Budget < 1 {
+		return p, sudokulab.Errorf(sudokulab.EINVALID, "--budget %d: want a number of runs above 0", spec.Budget)
+	}
+	b, err := json.Marshal(map[string]any{"param": spec.Ranges, "set": spec.Fixed, "preset": spec.Preset})
+	if err != nil {
+		return p, err
+	}
+	p.spec, p.spaceJSON, p.name = spec, string(b), spec.name(string(b))
+	if p.train, err = db.SelectedPuzzles(ctx, d, spec.Train, 0); err != nil {
+		return p, fmt.Errorf("training set: %w", err)
+	}
+	if len(p.train) == 0 {
+		return p, sudokulab.Errorf(sudokulab.EINVALID, "--train %q selects no puzzle", spec.Train)
+	}
+	return p, nil
+}
+
 // Options say how a tuning does its runs and what it tells.
 type Options struct {
 	// Runner is how this process does runs.
@@ -139,49 +189,18 @@ type Options struct {
 // runs are done by this process (opts.Runner) and any worker on the
 // tuning's experiment.
 func Run(ctx context.Context, d *db.DB, reg runner.Registry, spec Spec, opts Options) (Report, error) {
-	info, err := reg.Lookup(spec.Solver)
+	p, err := prepare(ctx, d, reg, spec)
 	if err != nil {
 		return Report{}, err
 	}
-	var preset map[string]string
-	if spec.Preset != "" {
-		i := slices.IndexFunc(info.Presets, func(p sudokulab.Preset) bool { return p.Name == spec.Preset })
-		if i < 0 {
-			return Report{}, sudokulab.Errorf(sudokulab.EINVALID, "solver %s has no preset %q", spec.Solver, spec.Preset)
-		}
-		preset = info.Presets[i].Set
-	}
-	space, err := tune.SpaceOf(info, spec.Ranges, spec.Fixed, preset)
-	if err != nil {
-		return Report{}, sudokulab.WrapError(sudokulab.EINVALID, err, "tune")
-	}
-	obj, err := spec.objective()
-	if err != nil {
-		return Report{}, err
-	}
-	if spec.Budget < 1 {
-		return Report{}, sudokulab.Errorf(sudokulab.EINVALID, "--budget %d: want a number of runs above 0", spec.Budget)
-	}
-	spaceJSON, err := json.Marshal(map[string]any{"param": spec.Ranges, "set": spec.Fixed, "preset": spec.Preset})
-	if err != nil {
-		return Report{}, err
-	}
-	spec.Objective = obj
-	name := spec.name(string(spaceJSON))
-	train, err := db.SelectedPuzzles(ctx, d, spec.Train, 0)
-	if err != nil {
-		return Report{}, fmt.Errorf("training set: %w", err)
-	}
-	if len(train) == 0 {
-		return Report{}, sudokulab.Errorf(sudokulab.EINVALID, "--train %q selects no puzzle", spec.Train)
-	}
+	spec, space, name, train := p.spec, p.space, p.name, p.train
 	expID, err := db.EnsureExperiment(ctx, d, name, "sudokulab tune of "+spec.Solver)
 	if err != nil {
 		return Report{}, err
 	}
 	row := &db.Tuning{
 		Name: name, ExperimentID: expID, Solver: spec.Solver, TrainWhere: spec.Train, TestWhere: spec.Test,
-		Space: string(spaceJSON), Objective: obj, BudgetRuns: int64(spec.Budget), Seed: int64(spec.Seed),
+		Space: p.spaceJSON, Objective: spec.Objective, BudgetRuns: int64(spec.Budget), Seed: int64(spec.Seed),
 		Budget: db.Budget{MaxEvaluations: spec.RunBudget.MaxEvaluations, MaxGenerations: spec.RunBudget.MaxGenerations, TimeoutMS: spec.Timeout.Milliseconds()},
 	}
 	rep := Report{Name: name, Training: len(train)}

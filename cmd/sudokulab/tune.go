@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -22,6 +24,7 @@ type tuneOptions struct {
 	spec        tuning.Spec
 	params, set []string
 	jobs        int
+	export      string
 }
 
 func newTuneCmd(opts *options) *cobra.Command {
@@ -59,12 +62,19 @@ race is kept in the tables tunings, tuning_candidates and tuning_steps.
 Killed and started again with the same command, tune resumes from what
 is recorded and repeats no run. At the end the best elite and the first
 candidate run on the test puzzles (--test, experiment NAME-test) and are
-compared as sudokulab compare does, on CPU seconds.`,
+compared as sudokulab compare does, on CPU seconds.
+
+--export irace DIR tunes nothing: it writes into DIR the files with which
+irace tunes the same space on the same training puzzles and budget
+(parameters.txt, configurations.txt, instances.txt, scenario.txt and a
+target-runner that does each run through this sudokulab and database, in
+experiment NAME-irace, and prints its cost): cd DIR && irace.`,
 		Example: `  sudokulab tune --solver lewis-sa --train "collection = 'top1465' AND id % 2 = 0" --test "collection = 'top1465' AND id % 2 = 1" --budget 600 --timeout 2s
-  sudokulab tune --solver tabu --train "id <= 20" --budget 300 --max-evaluations 200000 --param tenure=1..50 --set restarts=true`,
-		Args: cobra.NoArgs,
+  sudokulab tune --solver tabu --train "id <= 20" --budget 300 --max-evaluations 200000 --param tenure=1..50 --set restarts=true
+  sudokulab tune --solver lewis-sa --train "id <= 20" --budget 300 --timeout 1s --export irace irace-dir`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runTune(cmd.Context(), cmd, o)
+			return runTune(cmd.Context(), cmd, o, args)
 		},
 	}
 	f := cmd.Flags()
@@ -83,10 +93,11 @@ compared as sudokulab compare does, on CPU seconds.`,
 	f.DurationVar(&o.spec.Timeout, "timeout", 0, "wall-time budget per run, such as 2s (0: none)")
 	f.IntVar(&o.spec.TestSeeds, "test-runs", 1, "seeds per test puzzle and configuration")
 	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "runs at a time in this process")
+	f.StringVar(&o.export, "export", "", "tune nothing; write the files for another tuner into the folder given as argument: irace")
 	return cmd
 }
 
-func runTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions) error {
+func runTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions, args []string) error {
 	spec := o.spec
 	var errs [2]error
 	spec.Ranges, errs[0] = parseNamed("--param", o.params)
@@ -103,6 +114,15 @@ func runTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions) error {
 		return sudokulab.Errorf(sudokulab.EINVALID, "--budget %d: want a number of runs above 0", spec.Budget)
 	case o.jobs < 1:
 		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)
+	case o.export != "" && o.export != "irace":
+		return sudokulab.Errorf(sudokulab.EINVALID, "--export %q: the only format is irace", o.export)
+	case o.export != "" && len(args) != 1:
+		return sudokulab.Errorf(sudokulab.EINVALID, "--export irace needs the folder to write: tune ... --export irace DIR")
+	case o.export == "" && len(args) > 0:
+		return sudokulab.Errorf(sudokulab.EINVALID, "tune takes no argument but with --export: got %q", args[0])
+	}
+	if o.export != "" {
+		return exportTune(ctx, cmd, o, spec, args[0])
 	}
 	d, err := o.open(ctx)
 	if err != nil {
@@ -162,4 +182,29 @@ func runTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions) error {
 	}
 	t := rep.Test.Table()
 	return writeRows(w, o.format, t.Columns, t.Rows)
+}
+
+// exportTune writes the irace files of the tuning into dir. The target
+// runner calls this program on this database by absolute paths.
+func exportTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions, spec tuning.Spec, dir string) error {
+	d, err := o.openRead(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find this program for the target runner: %w", err)
+	}
+	target := o.dbPath
+	if !strings.Contains(target, "://") {
+		if target, err = filepath.Abs(target); err != nil {
+			return err
+		}
+	}
+	if err := tuning.ExportIrace(ctx, d, o.registry, spec, dir, []string{exe, "--db", target}); err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "wrote the irace scenario into %s: run it with cd %s && irace\n", dir, dir)
+	return nil
 }
