@@ -133,8 +133,12 @@ func (w *CSV) write(point ...string) error {
 	return nil
 }
 
-func i64(n int64) string   { return strconv.FormatInt(n, 10) }
-func f64(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+func i64(n int64) string { return strconv.FormatInt(n, 10) }
+
+// f64 prints a measurement to 15 significant digits, the precision a
+// float64 sum or mean carries, so 0.1+0.2 prints as 0.3 and not as
+// 0.30000000000000004.
+func f64(f float64) string { return strconv.FormatFloat(f, 'g', 15, 64) }
 
 func optInt(p *int) string {
 	if p == nil {

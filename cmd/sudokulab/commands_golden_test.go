@@ -47,7 +47,7 @@ func TestCommandsGolden(t *testing.T) {
 		{"plot-ert", []string{"plot", "ert", "--experiment", "golden", "-o", out("ert.svg")}, []string{"ert.svg"}},
 		{"plot-convergence", []string{"plot", "convergence", "--experiment", "golden", "-o", out("convergence.svg")}, []string{"convergence.svg"}},
 		{"report", []string{"report", "--experiment", "golden", "-o", out("report.html")}, []string{"report.html"}},
-		{"export-csv", []string{"export-runs", "--format", "csv", "--experiment", "golden", "-o", out("runs.csv")}, []string{"runs.csv"}},
+		{"export-csv", []string{"export-runs", "--format", "csv", "--experiment", "golden", "-o", out("runs.csv")}, []string{"runs.csv", "runs-runs.csv"}},
 		{"export-ioh", []string{"export-runs", "--format", "iohprofiler", "--experiment", "golden", "-o", out("ioh")}, []string{"ioh"}},
 	}
 	for _, s := range steps {

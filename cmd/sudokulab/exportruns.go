@@ -113,7 +113,7 @@ func runExportRuns(ctx context.Context, cmd *cobra.Command, o *exportRunsOptions
 				path, runsPath = filepath.Join(path, csvFileName), filepath.Join(path, runsFileName)
 			}
 			file, runsFile = &lazyFile{path: path}, &lazyFile{path: runsPath}
-			w, where = runexport.Both(runexport.NewCSV(file), runexport.NewRunsCSV(runsFile)), path
+			w, where = runexport.Both(runexport.NewCSV(file), runexport.NewRunsCSV(runsFile)), path+" and "+runsPath
 		}
 	case "":
 		return sudokulab.Errorf(sudokulab.EINVALID, "export-runs needs --format iohprofiler or --format csv")
