@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -206,10 +205,10 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 	if err != nil {
 		return err
 	}
-	prog := &rateProgress{w: cmd.ErrOrStderr()}
+	prog := progress.NewRatings(cmd.ErrOrStderr())
 	res, err := ratepool.Rate(ctx, d, puzzles, rs, ratepool.Options{Workers: o.jobs, Limits: limits, Force: o.force,
 		Batch: o.batch, Every: o.every, Committed: o.committed, Progress: prog})
-	prog.finish()
+	prog.Finish()
 	if err != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "rate: %d ratings written before the error; rate again to resume\n", res.Written)
 		return err
@@ -242,25 +241,4 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 		rows = append(rows, []any{r.Name(), r.Version(), r.Options(), s.Rated, s.Skipped, s.CutShort, mean, s.Labels})
 	}
 	return writeRows(cmd.OutOrStdout(), o.format, []string{"rater", "version", "options", "puzzles", "skipped", "cut_short", "mean_value", "labels"}, rows)
-}
-
-// rateProgress shows a rate's progress on standard error.
-type rateProgress struct {
-	w   io.Writer
-	bar *progress.Work
-}
-
-var _ ratepool.Progress = (*rateProgress)(nil)
-
-func (p *rateProgress) Start(todo int) { p.bar = progress.NewWork(p.w, "rate", todo) }
-
-func (p *rateProgress) Rated(_ ratepool.Outcome, written int) {
-	p.bar.Add(1, fmt.Sprintf("%d written", written))
-}
-
-// finish removes the bar, if the rating started.
-func (p *rateProgress) finish() {
-	if p.bar != nil {
-		p.bar.Finish()
-	}
 }

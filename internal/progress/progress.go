@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"sudokulab"
+	"sudokulab/raters/ratepool"
 	"sudokulab/runner"
 )
 
@@ -142,5 +143,32 @@ func (p *Work) Add(n int, detail string) {
 func (p *Work) Finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
+	}
+}
+
+// Ratings reports a rating's work (sudokulab rate) as Work does, with the
+// ratings written so far.
+type Ratings struct {
+	w   io.Writer
+	bar *Work
+}
+
+var _ ratepool.Progress = (*Ratings)(nil)
+
+// NewRatings returns a report of ratings on w.
+func NewRatings(w io.Writer) *Ratings { return &Ratings{w: w} }
+
+// Start implements ratepool.Progress.
+func (p *Ratings) Start(todo int) { p.bar = NewWork(p.w, "rate", todo) }
+
+// Rated implements ratepool.Progress.
+func (p *Ratings) Rated(_ ratepool.Outcome, written int) {
+	p.bar.Add(1, fmt.Sprintf("%d written", written))
+}
+
+// Finish removes the bar, if the rating started.
+func (p *Ratings) Finish() {
+	if p.bar != nil {
+		p.bar.Finish()
 	}
 }

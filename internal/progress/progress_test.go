@@ -9,6 +9,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/internal/progress"
+	"sudokulab/raters/ratepool"
 	"sudokulab/runner"
 )
 
@@ -106,5 +107,25 @@ func TestNoBarOffTerminal(t *testing.T) {
 	}
 	if progress.NewBar(f, "x", 10, false) != nil || progress.NewBar(os.Stderr, "x", 0, true) != nil {
 		t.Error("a bar off a terminal, or for no work")
+	}
+}
+
+// TestRatingsLines reports a rating's work as Work does, with the
+// ratings written, and finishes without a start.
+func TestRatingsLines(t *testing.T) {
+	c := newClock(t)
+	var b bytes.Buffer
+	progress.NewRatings(&b).Finish()
+	p := progress.NewRatings(&b)
+	p.Start(3)
+	c.advance(progress.LineEvery)
+	p.Rated(ratepool.Outcome{}, 0)
+	c.advance(progress.LineEvery)
+	p.Rated(ratepool.Outcome{CutShort: true}, 1)
+	c.advance(progress.LineEvery)
+	p.Rated(ratepool.Outcome{}, 2)
+	p.Finish()
+	if want := "rate 1/3: 0 written, elapsed 5s\nrate 2/3: 1 written, elapsed 10s\n"; b.String() != want {
+		t.Errorf("%q, want %q", b.String(), want)
 	}
 }
