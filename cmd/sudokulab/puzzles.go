@@ -241,6 +241,44 @@ func runPuzzlesShow(ctx context.Context, cmd *cobra.Command, o *options, id int6
 		return err
 	}
 	w := cmd.OutOrStdout()
+	mt, rt, runt := membershipTable(ms), ratingTable(ratings), runTable(runs[:min(len(runs), shownRuns)])
+	switch o.format {
+	case "json":
+		return writeJSON(w, append(puzzleObject(p),
+			field{"collections", rowObjects(mt.Columns, mt.Rows)},
+			field{"ratings", rowObjects(rt.Columns, rt.Rows)},
+			field{"runs", len(runs)},
+			field{"first_runs", rowObjects(runt.Columns, runt.Rows)}))
+	case "csv":
+		return writeRecord(w, "csv", nil, append(puzzleObject(p), field{"runs", len(runs)}))
+	}
+	fmt.Fprintf(w, "puzzle %d: %s, %d givens, solutions: %s\n%s%s\n", p.ID, p.Givens.Shape, p.Givens.Givens(), puzzleCountText(p), p.Givens.Pretty(), p.Givens)
+	if p.HasSolution() {
+		fmt.Fprintf(w, "solution:\n%s", p.Solution.Pretty())
+	}
+	fmt.Fprintln(w, "\ncollections:")
+	if err := writeRows(w, "table", mt.Columns, mt.Rows); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nratings:")
+	if err := writeRows(w, "table", []string{"rater", "version", "value", "label", "import_id"}, columns(rt.Rows, 0, 1, 3, 4, 6)); err != nil {
+		return err
+	}
+	for _, r := range ratings {
+		writeRatingPath(w, r)
+	}
+	fmt.Fprintf(w, "\nruns: %d\n", len(runs))
+	if len(runs) > shownRuns {
+		fmt.Fprintf(w, "(the first %d shown; sudokulab runs list --runs-where 'puzzle_id = %d' lists all)\n", shownRuns, id)
+	}
+	return writeRows(w, "table", runt.Columns, runt.Rows)
+}
+
+// shownRuns is how many of a puzzle's runs puzzles show lists.
+const shownRuns = 20
+
+// puzzleObject is a stored puzzle's fields, as puzzles show prints them.
+func puzzleObject(p *sudokulab.Puzzle) object {
 	var count, solution any
 	if p.SolutionCount != nil {
 		count = *p.SolutionCount
@@ -248,18 +286,28 @@ func runPuzzlesShow(ctx context.Context, cmd *cobra.Command, o *options, id int6
 	if p.HasSolution() {
 		solution = p.Solution.String()
 	}
-	mcols := []string{"collection", "position", "label", "source_line", "metadata"}
-	mrows := make([][]any, len(ms))
+	return object{{"id", p.ID}, {"shape", p.Givens.Shape.String()}, {"size", p.Givens.N()}, {"givens", p.Givens.Givens()},
+		{"grid", p.Givens.String()}, {"solution_count", count}, {"count_status", p.CountStatus}, {"solution", solution},
+		{"symmetry_form", nullString(p.SymmetryForm)}, {"created_at", p.CreatedAt}}
+}
+
+// membershipTable lists a puzzle's places in collections.
+func membershipTable(ms []sudokulab.Membership) db.Table {
+	t := db.Table{Columns: []string{"collection", "position", "label", "source_line", "metadata"}, Rows: make([][]any, len(ms))}
 	for i, m := range ms {
 		var line any
 		if m.SourceLine > 0 {
 			line = m.SourceLine
 		}
-		mrows[i] = []any{m.Collection, m.Position, m.Label, line, m.Metadata}
+		t.Rows[i] = []any{m.Collection, m.Position, m.Label, line, m.Metadata}
 	}
-	// import_id tells a file's rating (its claim) from the lab's own.
-	rcols := []string{"rater", "version", "options", "value", "label", "details", "import_id"}
-	rrows := make([][]any, len(ratings))
+	return t
+}
+
+// ratingTable lists a puzzle's ratings; import_id tells a file's rating
+// (its claim) from the lab's own.
+func ratingTable(ratings []sudokulab.Rating) db.Table {
+	t := db.Table{Columns: []string{"rater", "version", "options", "value", "label", "details", "import_id"}, Rows: make([][]any, len(ratings))}
 	for i, r := range ratings {
 		var v, imp any
 		if r.Value != nil {
@@ -268,51 +316,22 @@ func runPuzzlesShow(ctx context.Context, cmd *cobra.Command, o *options, id int6
 		if r.ImportID != 0 {
 			imp = r.ImportID
 		}
-		rrows[i] = []any{r.Rater, r.RaterVersion, r.Options, v, r.Label, r.Details, imp}
+		t.Rows[i] = []any{r.Rater, r.RaterVersion, r.Options, v, r.Label, r.Details, imp}
 	}
-	const shown = 20
-	runCols := []string{"run", "config_id", "seed", "status", "generations", "evaluations", "best_cost"}
-	var runRows [][]any
-	for _, r := range runs[:min(len(runs), shown)] {
+	return t
+}
+
+// runTable lists runs of a puzzle.
+func runTable(runs []sudokulab.Run) db.Table {
+	t := db.Table{Columns: []string{"run", "config_id", "seed", "status", "generations", "evaluations", "best_cost"}}
+	for _, r := range runs {
 		var cost any
 		if r.BestCost != nil {
 			cost = *r.BestCost
 		}
-		runRows = append(runRows, []any{r.ID, r.ConfigID, r.Seed, r.Status, r.Generations, r.Evaluations, cost})
+		t.Rows = append(t.Rows, []any{r.ID, r.ConfigID, r.Seed, r.Status, r.Generations, r.Evaluations, cost})
 	}
-	header := object{{"id", p.ID}, {"shape", p.Givens.Shape.String()}, {"size", p.Givens.N()}, {"givens", p.Givens.Givens()},
-		{"grid", p.Givens.String()}, {"solution_count", count}, {"count_status", p.CountStatus}, {"solution", solution},
-		{"symmetry_form", nullString(p.SymmetryForm)}, {"created_at", p.CreatedAt}}
-	switch o.format {
-	case "json":
-		return writeJSON(w, append(header,
-			field{"collections", rowObjects(mcols, mrows)},
-			field{"ratings", rowObjects(rcols, rrows)},
-			field{"runs", len(runs)},
-			field{"first_runs", rowObjects(runCols, runRows)}))
-	case "csv":
-		return writeRecord(w, "csv", nil, append(header, field{"runs", len(runs)}))
-	}
-	fmt.Fprintf(w, "puzzle %d: %s, %d givens, solutions: %s\n%s%s\n", p.ID, p.Givens.Shape, p.Givens.Givens(), puzzleCountText(p), p.Givens.Pretty(), p.Givens)
-	if p.HasSolution() {
-		fmt.Fprintf(w, "solution:\n%s", p.Solution.Pretty())
-	}
-	fmt.Fprintln(w, "\ncollections:")
-	if err := writeRows(w, "table", mcols, mrows); err != nil {
-		return err
-	}
-	fmt.Fprintln(w, "\nratings:")
-	if err := writeRows(w, "table", []string{"rater", "version", "value", "label", "import_id"}, columns(rrows, 0, 1, 3, 4, 6)); err != nil {
-		return err
-	}
-	for _, r := range ratings {
-		writeRatingPath(w, r)
-	}
-	fmt.Fprintf(w, "\nruns: %d\n", len(runs))
-	if len(runs) > shown {
-		fmt.Fprintf(w, "(the first %d shown; sudokulab runs list --runs-where 'puzzle_id = %d' lists all)\n", shown, id)
-	}
-	return writeRows(w, "table", runCols, runRows)
+	return t
 }
 
 // writeRatingPath prints the solution path of a rating whose details
