@@ -152,6 +152,9 @@ func runTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions, args []str
 		return err
 	}
 	res := rep.Result
+	if rep.Resumed {
+		fmt.Fprintf(stderr, "resumed tuning %s: the runs recorded before were read back, not done again\n", rep.Name)
+	}
 	fmt.Fprintf(stderr, "tuning %s: %d runs in %d iterations on %d training puzzles, %d candidates; stopped because %s\n",
 		rep.Name, res.Runs, res.Iterations, rep.Training, len(res.Candidates), res.Stop)
 	w := cmd.OutOrStdout()

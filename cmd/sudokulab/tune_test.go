@@ -1,0 +1,70 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTuneCommand tunes lewis-sa's alpha on lab.db.example with a small
+// budget, wants the elites printed and the tuning resumed (no run done)
+// when the same command is given again, exports the irace files, and
+// refuses bad flags with exit code 2.
+func TestTuneCommand(t *testing.T) {
+	dir := t.TempDir()
+	lab := filepath.Join(dir, "lab.db")
+	if _, errOut, code := run(t, "--db", lab, "init", "--from", "../../lab.db.example"); code != 0 {
+		t.Fatalf("init: %s", errOut)
+	}
+	args := []string{"--db", lab, "-O", "csv", "tune", "--solver", "lewis-sa", "--train", "collection = 'paper-puzzles'",
+		"--budget", "60", "--max-evaluations", "20000", "--param", "alpha=0.9..0.999", "--experiment", "t", "--jobs", "1"}
+	out, errOut, code := run(t, args...)
+	if code != 0 {
+		t.Fatalf("tune: exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if lines[0] != "rank,config,alpha" || !strings.HasPrefix(lines[1], "1,t-elite-1,") && !strings.HasPrefix(lines[1], "1,lewis-sa-2007,") {
+		t.Errorf("tune printed:\n%s", out)
+	}
+	if !strings.Contains(errOut, "tuning t: ") || strings.Contains(errOut, "resumed") {
+		t.Errorf("tune said:\n%s", errOut)
+	}
+	again, errAgain, code := run(t, args...)
+	if code != 0 || again != out || !strings.Contains(errAgain, "resumed tuning t") {
+		t.Errorf("the same tune again: exit %d\n%s\n%s", code, again, errAgain)
+	}
+	runs, _, _ := run(t, "--db", lab, "-O", "csv", "sql", "SELECT COUNT(*), SUM(solved) >= 0 FROM experiment_run_results WHERE experiment = 't'")
+	tuned, _, _ := run(t, "--db", lab, "-O", "csv", "sql", "SELECT runs_used, state FROM tunings WHERE name = 't'")
+	if n := strings.Split(strings.Split(strings.TrimSpace(runs), "\n")[1], ",")[0]; !strings.HasPrefix(strings.Split(strings.TrimSpace(tuned), "\n")[1], n+",done") {
+		t.Errorf("experiment runs %q, tuning %q", runs, tuned)
+	}
+
+	export := filepath.Join(dir, "irace")
+	if _, errOut, code := run(t, append(args, "--export", "irace", export)...); code != 0 {
+		t.Fatalf("export: exit %d: %s", code, errOut)
+	}
+	params, err := os.ReadFile(filepath.Join(export, "parameters.txt"))
+	if err != nil || !strings.Contains(string(params), "alpha\t\"--set alpha=\"\tr\t(0.9, 0.999)") {
+		t.Errorf("parameters.txt: %q %v", params, err)
+	}
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tune", "--train", "id < 3", "--budget", "10"}, "--solver"},
+		{[]string{"tune", "--solver", "lewis-sa", "--budget", "10"}, "--train"},
+		{[]string{"tune", "--solver", "lewis-sa", "--train", "id < 3"}, "--budget"},
+		{[]string{"tune", "--solver", "lewis-sa", "--train", "id < 3", "--budget", "10", "--export", "smac", dir}, "only format is irace"},
+		{[]string{"tune", "--solver", "lewis-sa", "--train", "id < 3", "--budget", "10", "--param", "alpha"}, "--param \"alpha\": want name=value"},
+		{[]string{"tune", "--solver", "lewis-sa", "--train", "id < 3", "--budget", "10", "--objective", "par10"}, "needs --timeout"},
+		{[]string{"tune", "--solver", "lewis-sa", "--train", "id < 0", "--budget", "10", "--max-evaluations", "9"}, "selects no puzzle"},
+		{[]string{"tune", "--solver", "exact", "--train", "id < 3", "--budget", "10", "--max-evaluations", "9"}, "nothing to tune"},
+	} {
+		_, errOut, code := run(t, append([]string{"--db", lab}, c.args...)...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d: %s; want exit 2 saying %q", c.args, code, errOut, c.want)
+		}
+	}
+}
