@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"os/exec"
 	"time"
 
@@ -97,21 +95,5 @@ func runServe(ctx context.Context, cmd *cobra.Command, o *serveOptions) error {
 			fmt.Fprintf(cmd.ErrOrStderr(), "serve: could not open a browser (%v); open %s\n", err, url)
 		}
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
-	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
-	select {
-	case err := <-done:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	// Requests under way end with ctx (their statements are interrupted);
-	// give them a moment to answer.
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("serve: %w", err)
-	}
-	<-done
-	return ctx.Err()
+	return srv.Serve(ctx, ln)
 }
