@@ -15,7 +15,7 @@ func (s *Server) collections(r *http.Request) (view, error) {
 	if err != nil {
 		return view{}, err
 	}
-	cube, err := s.catalogCube(r.Context())
+	cube, _, counted, err := s.facetCube(r.Context())
 	if err != nil {
 		return view{}, err
 	}
@@ -23,7 +23,11 @@ func (s *Server) collections(r *http.Request) (view, error) {
 	t := table{Columns: []string{"name", "puzzles", "frozen", "created_at", "description"}, Rows: [][]any{},
 		Links: map[string]string{"name": "/collections/"}}
 	for _, c := range cs {
-		t.Rows = append(t.Rows, []any{c.Name, members[c.Name], c.Frozen, db.FormatTime(c.CreatedAt), c.Description})
+		var n any // NULL while the first count is under way
+		if counted {
+			n = members[c.Name]
+		}
+		t.Rows = append(t.Rows, []any{c.Name, n, c.Frozen, db.FormatTime(c.CreatedAt), c.Description})
 	}
 	return view{Template: "collections", Title: "Collections", Data: t}, nil
 }
@@ -35,7 +39,7 @@ type collectionData struct {
 	Description string `json:"description"`
 	Frozen      bool   `json:"frozen"`
 	CreatedAt   string `json:"created_at"`
-	Puzzles     int64  `json:"puzzles"`
+	Puzzles     *int64 `json:"puzzles"` // null while first counted
 	Imports     table  `json:"imports"`
 	PuzzlesURL  string `json:"puzzles_url"`
 }
@@ -52,7 +56,7 @@ func (s *Server) collection(r *http.Request) (view, error) {
 		return view{}, notFound("no collection %q", name)
 	}
 	c := cs[i]
-	cube, err := s.catalogCube(ctx)
+	cube, _, counted, err := s.facetCube(ctx)
 	if err != nil {
 		return view{}, err
 	}
@@ -61,7 +65,11 @@ func (s *Server) collection(r *http.Request) (view, error) {
 		return view{}, err
 	}
 	d := collectionData{Name: c.Name, Description: c.Description, Frozen: c.Frozen, CreatedAt: db.FormatTime(c.CreatedAt),
-		Puzzles: cube.Members()[c.Name], Imports: tableOf(imports),
+		Imports:    tableOf(imports),
 		PuzzlesURL: "/puzzles?" + url.Values{"collection": {c.Name}, "sort": {"position"}}.Encode()}
+	if counted {
+		n := cube.Members()[c.Name]
+		d.Puzzles = &n
+	}
 	return view{Template: "collection", Title: "Collection " + c.Name, Data: d}, nil
 }

@@ -11,12 +11,15 @@ import (
 )
 
 // cubeCache keeps the catalog's facet cube (db.CatalogCube) while the
-// database is unchanged. While another process writes (workers recording
-// runs change the file every second, mostly without changing the
-// catalog) it is counted again at most every lag (Options.FacetsLag), so
-// the facet counts may lag that much behind; where changes cannot be
-// seen (PostgreSQL) it is counted again when older than lag. The rows of
-// the table are always read afresh.
+// database is unchanged. Once it changed (workers recording runs change
+// the file every second, mostly without changing the catalog) and the
+// cube is older than lag (Options.FacetsLag; where changes cannot be seen,
+// on PostgreSQL, when it is older than lag), it is counted again in the
+// background while pages show the one kept: the facet counts may lag that
+// much and the time a count takes, but no page waits for a count, except
+// the first, and that one at most facetsFirstWait (then the page shows no
+// facets yet). With a negative lag every change is counted at once, in
+// the request. The rows of the table are always read afresh.
 type cubeCache struct {
 	mu    sync.Mutex
 	watch *db.ChangeWatch
@@ -25,51 +28,99 @@ type cubeCache struct {
 	at    time.Time
 	valid bool
 	lag   time.Duration
+	// counting is closed when the background count under way ends; nil
+	// when none is. stop ends it (Close), wg waits for it.
+	counting chan struct{}
+	stop     context.CancelFunc
+	wg       sync.WaitGroup
 }
 
-// cubeMaxAge bounds how long the cube is kept once the database changed.
-const cubeMaxAge = 10 * time.Second
+// facetsFirstWait bounds how long a page waits for the first facet count
+// (40 s for a million puzzles).
+const facetsFirstWait = 2 * time.Second
 
-// version reads the database's change counter (see db.ChangeWatch),
-// before the snapshot the cube may be counted in begins, so that a change
-// between the two is seen next time.
-func (c *cubeCache) version(ctx context.Context) (v int64, known bool, err error) {
+// facetCube returns the facet cube for a page and when it was counted; ok
+// is false while the first count is under way.
+func (s *Server) facetCube(ctx context.Context) (cube db.CatalogCube, at time.Time, ok bool, err error) {
+	c := &s.cubes
+	c.mu.Lock()
+	// The change counter is read before the count's snapshot begins, so
+	// that a change between the two is seen next time.
+	v, known, err := c.watch.Version(ctx)
+	if err != nil {
+		c.mu.Unlock()
+		return cube, at, false, err
+	}
+	if c.valid && (known && v == c.seen || c.lag >= 0 && time.Since(c.at) < c.lag) {
+		defer c.mu.Unlock()
+		return c.cube, c.at, true, nil
+	}
+	if c.lag < 0 {
+		defer c.mu.Unlock()
+		cube, err := s.countCube(ctx)
+		if err != nil {
+			return cube, at, false, err
+		}
+		c.cube, c.seen, c.at, c.valid = cube, v, time.Now(), true
+		return c.cube, c.at, true, nil
+	}
+	if c.counting == nil {
+		done := make(chan struct{})
+		bctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		c.counting, c.stop = done, cancel
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			defer cancel()
+			cube, err := s.countCube(bctx)
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if err != nil {
+				s.log.Printf("facet counts: %v", err)
+			} else {
+				c.cube, c.seen, c.at, c.valid = cube, v, time.Now(), true
+			}
+			close(done)
+			c.counting, c.stop = nil, nil
+		}()
+	}
+	if c.valid {
+		defer c.mu.Unlock()
+		return c.cube, c.at, true, nil // the one kept, while the new one is counted
+	}
+	done := c.counting
+	c.mu.Unlock()
+	select {
+	case <-done:
+	case <-time.After(facetsFirstWait):
+		return cube, at, false, nil
+	case <-ctx.Done():
+		return cube, at, false, ctx.Err()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.watch.Version(ctx)
+	return c.cube, c.at, c.valid, nil
 }
 
-// get returns the cube, counting it again in cat when the database
-// changed since (version v; known false where a change cannot be seen)
-// and it is older than the lag, and when it was counted.
-func (c *cubeCache) get(ctx context.Context, v int64, known bool, cat *db.Catalog) (db.CatalogCube, time.Time, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.valid && (known && v == c.seen || time.Since(c.at) < c.lag) {
-		return c.cube, c.at, nil
-	}
-	cube, err := cat.Cube(ctx)
-	if err != nil {
-		return db.CatalogCube{}, time.Time{}, err
-	}
-	c.cube, c.seen, c.at, c.valid = cube, v, time.Now(), true
-	return cube, c.at, nil
-}
-
-// catalogCube returns the facet cube (counted again if the database
-// changed) outside any other reading.
-func (s *Server) catalogCube(ctx context.Context) (db.CatalogCube, error) {
-	v, known, err := s.cubes.version(ctx)
-	if err != nil {
-		return db.CatalogCube{}, err
-	}
+// countCube counts the facet cube in a read transaction of its own.
+func (s *Server) countCube(ctx context.Context) (db.CatalogCube, error) {
 	var cube db.CatalogCube
-	err = s.db.Snapshot(ctx, func(tx *sqlx.Tx) error {
+	err := s.db.Snapshot(ctx, func(tx *sqlx.Tx) error {
 		cat, err := db.NewCatalog(ctx, tx)
 		if err == nil {
-			cube, _, err = s.cubes.get(ctx, v, known, cat)
+			cube, err = cat.Cube(ctx)
 		}
 		return err
 	})
 	return cube, err
+}
+
+// close ends a count under way and waits for it.
+func (c *cubeCache) close() {
+	c.mu.Lock()
+	if c.stop != nil {
+		c.stop()
+	}
+	c.mu.Unlock()
+	c.wg.Wait()
 }

@@ -27,10 +27,12 @@ type puzzlesData struct {
 	Filter map[string]string `json:"filter"`
 	Sort   string            `json:"sort"`
 	Desc   bool              `json:"desc"`
-	Total  int64             `json:"total"`
+	// Total counts the rows under the filter, null while the facets are
+	// counted for the first time (the page then has no facets yet).
+	Total *int64 `json:"total"`
 	// CountedAt is when the facets and total were counted (they are kept
 	// while the database is unchanged).
-	CountedAt string          `json:"counted_at"`
+	CountedAt string          `json:"counted_at,omitempty"`
 	Rows      []db.CatalogRow `json:"rows"`
 	Next      string          `json:"next,omitempty"`
 	NextURL   string          `json:"next_url,omitempty"`
@@ -128,41 +130,43 @@ func (s *Server) puzzles(r *http.Request) (view, error) {
 		}
 	}
 	cq := db.CatalogQuery{Filter: f, Sort: q.Get("sort"), Desc: q.Get("desc") == "1", After: q.Get("next"), Limit: size}
-	v, known, err := s.cubes.version(ctx)
+	cube, counted, counts, err := s.facetCube(ctx)
 	if err != nil {
 		return view{}, err
 	}
-	var (
-		page    db.CatalogPage
-		cube    db.CatalogCube
-		counted time.Time
-	)
+	if counts {
+		if err := cube.CheckLevels(f); err != nil {
+			return view{}, err
+		}
+	}
+	var page db.CatalogPage
 	err = s.db.Snapshot(ctx, func(tx *sqlx.Tx) error {
 		cat, err := db.NewCatalog(ctx, tx)
 		if err != nil {
-			return err
-		}
-		if cube, counted, err = s.cubes.get(ctx, v, known, cat); err != nil {
-			return err
-		}
-		if err := cube.CheckLevels(f); err != nil {
 			return err
 		}
 		pctx, cancel := context.WithTimeout(ctx, s.o.PageTimeout)
 		defer cancel()
 		page, err = cat.Page(pctx, cq)
 		if err != nil && ctx.Err() == nil && pctx.Err() != nil {
-			return sudokulab.Errorf(sudokulab.EINVALID, "sorting these %d rows by %s took longer than %s: choose fewer rows first (a collection, givens, a level), or sort by id, givens, a rating, or position within a collection, which have an index",
-				cube.Total(f), cmp.Or(cq.Sort, "id"), s.o.PageTimeout)
+			return sudokulab.Errorf(sudokulab.EINVALID, "sorting by %s took longer than %s: choose fewer rows first (a collection, givens, a level), or sort by id, givens, a rating, or position within a collection, which have an index",
+				cmp.Or(cq.Sort, "id"), s.o.PageTimeout)
 		}
 		return err
 	})
 	if err != nil {
 		return view{}, err
 	}
-	total := cube.Total(f)
+	var total *int64
+	if counts {
+		n := cube.Total(f)
+		total = &n
+	}
 	d := puzzlesData{Filter: map[string]string{}, Sort: cq.Sort, Desc: cq.Desc, Rows: page.Rows, Next: page.Next, Total: total,
-		CountedAt: counted.UTC().Format(time.RFC3339)}
+		Facets: []facetView{}}
+	if counts {
+		d.CountedAt = counted.UTC().Format(time.RFC3339)
+	}
 	if d.Sort == "" {
 		d.Sort = "id"
 	}
@@ -194,8 +198,10 @@ func (s *Server) puzzles(r *http.Request) (view, error) {
 		}
 		d.ClearURL = with(keep)
 	}
-	for _, fc := range cube.Facets(f) {
-		d.Facets = append(d.Facets, facetOf(fc, q))
+	if counts {
+		for _, fc := range cube.Facets(f) {
+			d.Facets = append(d.Facets, facetOf(fc, q))
+		}
 	}
 	raters := map[string]bool{}
 	for _, row := range d.Rows {

@@ -116,8 +116,12 @@ func New(ctx context.Context, d *db.DB, o Options) (*Server, error) {
 	return s, nil
 }
 
-// Close releases what the server holds of the database.
-func (s *Server) Close() error { return s.cubes.watch.Close() }
+// Close ends the facet count under way, if any, and releases what the
+// server holds of the database.
+func (s *Server) Close() error {
+	s.cubes.close()
+	return s.cubes.watch.Close()
+}
 
 func (s *Server) routes() {
 	static, _ := fs.Sub(staticFS, "static")

@@ -804,3 +804,51 @@ func TestPageTimeLimit(t *testing.T) {
 		t.Errorf("%d %s, want 400 saying the sort took too long", rec.Code, rec.Body)
 	}
 }
+
+// TestFacetsCountedInTheBackground: with a lag, a change is counted while
+// pages show the counts kept, which then follow.
+func TestFacetsCountedInTheBackground(t *testing.T) {
+	ctx := context.Background()
+	l := newLab(t)
+	r, err := db.OpenOptions(ctx, l.path, db.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	s, err := web.New(ctx, r, web.Options{FacetsLag: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	total := func() *int64 {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, httptest.NewRequest("GET", "/puzzles.json", nil))
+		var p struct {
+			Total *int64 `json:"total"`
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &p); rec.Code != 200 || err != nil {
+			t.Fatalf("%d %v %s", rec.Code, err, rec.Body)
+		}
+		return p.Total
+	}
+	// The first count is waited for (this lab is small).
+	before := total()
+	if before == nil || *before != l.count(t, `SELECT COUNT(*) FROM puzzle_catalog`) {
+		t.Fatalf("first total %v", before)
+	}
+	l.addPuzzle(t, 37)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		n := total()
+		if n == nil {
+			t.Fatal("the counts kept were dropped while counting again")
+		}
+		if *n == *before+1 {
+			break
+		}
+		if *n != *before || time.Now().After(deadline) {
+			t.Fatalf("total %d, want %d then %d", *n, *before, *before+1)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
