@@ -8,6 +8,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/internal/progress"
 	"sudokulab/symmetry"
 )
 
@@ -49,9 +50,9 @@ func runDedupe(ctx context.Context, cmd *cobra.Command, o *dedupeOptions) error 
 		return err
 	}
 	if len(missing) > 0 {
-		bar := newWorkBar(cmd.ErrOrStderr(), "dedupe: symmetry forms", len(missing))
+		bar := progress.NewWork(cmd.ErrOrStderr(), "dedupe: symmetry forms", len(missing))
 		forms, err := symmetryForms(ctx, missing, bar)
-		bar.finish()
+		bar.Finish()
 		if err != nil {
 			return err
 		}
@@ -79,7 +80,7 @@ func runDedupe(ctx context.Context, cmd *cobra.Command, o *dedupeOptions) error 
 }
 
 // symmetryForms returns the symmetry-canonical forms of 9x9 puzzles by id.
-func symmetryForms(ctx context.Context, ps []sudokulab.Puzzle, bar *workBar) (map[int64]string, error) {
+func symmetryForms(ctx context.Context, ps []sudokulab.Puzzle, bar *progress.Work) (map[int64]string, error) {
 	var z symmetry.Canonicalizer
 	forms := make(map[int64]string, len(ps))
 	for _, p := range ps {
@@ -91,7 +92,7 @@ func symmetryForms(ctx context.Context, ps []sudokulab.Puzzle, bar *workBar) (ma
 			return nil, err
 		}
 		forms[p.ID] = f
-		bar.add(1, "")
+		bar.Add(1, "")
 	}
 	return forms, nil
 }

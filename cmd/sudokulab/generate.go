@@ -16,6 +16,7 @@ import (
 	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/generator"
+	"sudokulab/internal/progress"
 	"sudokulab/raters"
 	"sudokulab/symmetry"
 )
@@ -218,17 +219,17 @@ func runGenerate(ctx context.Context, cmd *cobra.Command, o *generateOptions) er
 	if err != nil {
 		return err
 	}
-	bar := newWorkBar(cmd.ErrOrStderr(), "generate", o.count)
+	bar := progress.NewWork(cmd.ErrOrStderr(), "generate", o.count)
 	var canon symmetry.Canonicalizer
 	genErr := gen.Generate(ctx, 0, o.count, o.jobs, func(p generator.Puzzle) error {
 		row, err := generatedRow(p, prov, &canon)
 		if err != nil {
 			return err
 		}
-		bar.add(1, "")
+		bar.Add(1, "")
 		return w.Add(ctx, row)
 	})
-	bar.finish()
+	bar.Finish()
 	err = w.Finish(ctx, func(written int) string {
 		if genErr != nil {
 			return fmt.Sprintf("stopped after %d of %d puzzles: %v", written, o.count, genErr)

@@ -12,12 +12,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"sudokulab"
 	"sudokulab/importers"
 	"sudokulab/importers/pipeline"
+	"sudokulab/internal/progress"
 )
 
 type importOptions struct {
@@ -123,7 +123,7 @@ func runImport(ctx context.Context, cmd *cobra.Command, o *importOptions, files 
 		Workers:       o.jobs,
 		CountTimeout:  o.countTimeout,
 		SpoolLimit:    o.pipeLimitMiB << 20,
-		Progress:      newImportProgress(cmd.ErrOrStderr()),
+		Progress:      progress.NewImports(cmd.ErrOrStderr()),
 	}
 	switch {
 	case o.pipeLimitMiB == 0:
@@ -258,57 +258,5 @@ func printImport(w io.Writer, res *pipeline.Result) {
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(w, "  note: %s\n", n)
-	}
-}
-
-// importProgress shows an import's progress on standard error: a bar on
-// a terminal, a line every few seconds otherwise.
-type importProgress struct {
-	w        io.Writer
-	bar      *progressbar.ProgressBar
-	file     string
-	size     int64
-	start    time.Time
-	lastLine time.Time
-	puzzles  int
-}
-
-var _ pipeline.Progress = (*importProgress)(nil)
-
-func newImportProgress(w io.Writer) *importProgress { return &importProgress{w: w} }
-
-func (p *importProgress) Start(file string, size int64) {
-	p.file, p.size, p.start, p.lastLine, p.puzzles = file, size, time.Now(), time.Now(), 0
-	p.bar = nil
-	if isTerminal(p.w) {
-		p.bar = progressbar.NewOptions64(size,
-			progressbar.OptionSetWriter(p.w),
-			progressbar.OptionSetDescription(file),
-			progressbar.OptionShowBytes(true),
-			progressbar.OptionSetElapsedTime(true),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-		)
-	}
-}
-
-func (p *importProgress) Update(bytes int64, puzzles int) {
-	p.puzzles = puzzles
-	if p.bar != nil {
-		p.bar.Describe(fmt.Sprintf("%s: %d puzzles", p.file, puzzles))
-		_ = p.bar.Set64(bytes)
-		return
-	}
-	if now := time.Now(); now.Sub(p.lastLine) >= 5*time.Second {
-		p.lastLine = now
-		fmt.Fprintf(p.w, "%s: %d puzzles, %d of %d bytes, elapsed %v\n", p.file, puzzles, bytes, p.size,
-			now.Sub(p.start).Round(time.Second))
-	}
-}
-
-func (p *importProgress) Finish() {
-	if p.bar != nil {
-		_ = p.bar.Finish()
 	}
 }

@@ -129,3 +129,27 @@ func TestRatingsLines(t *testing.T) {
 		t.Errorf("%q, want %q", b.String(), want)
 	}
 }
+
+// TestImportsLines holds an import's report off a terminal to a line
+// every LineEvery, counted from each file's start.
+func TestImportsLines(t *testing.T) {
+	c := newClock(t)
+	var b bytes.Buffer
+	p := progress.NewImports(&b)
+	p.Start("a.txt", 1000)
+	c.advance(time.Second)
+	p.Update(100, 10)
+	c.advance(progress.LineEvery)
+	p.Update(600, 60)
+	p.Finish()
+	c.advance(time.Minute)
+	p.Start("b.txt", 50)
+	p.Update(50, 5)
+	c.advance(progress.LineEvery)
+	p.Update(50, 5)
+	p.Finish()
+	want := "a.txt: 60 puzzles, 600 of 1000 bytes, elapsed 6s\nb.txt: 5 puzzles, 50 of 50 bytes, elapsed 5s\n"
+	if b.String() != want {
+		t.Errorf("%q, want %q", b.String(), want)
+	}
+}
