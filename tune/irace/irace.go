@@ -74,7 +74,7 @@ func Parameters(s tune.Space) string {
 			for i, c := range p.Choices {
 				q[i] = strconv.Quote(c)
 			}
-			fmt.Fprintf(&b, "%s\t%s\tc\t(%s)\n", p.Name, sw, strings.Join(q, ", "))
+			fmt.Fprintf(&b, "%s\t%s\tc\t(%s)\n", name(p), sw, strings.Join(q, ", "))
 		default:
 			t := "i"
 			if p.Kind == tune.Real {
@@ -83,10 +83,23 @@ func Parameters(s tune.Space) string {
 			if p.Log {
 				t += ",log"
 			}
-			fmt.Fprintf(&b, "%s\t%s\t%s\t(%s, %s)\n", p.Name, sw, t, number(p.Min), number(p.Max))
+			fmt.Fprintf(&b, "%s\t%s\t%s\t(%s, %s)\n", name(p), sw, t, number(p.Min), number(p.Max))
 		}
 	}
 	return b.String()
+}
+
+// name is a parameter's name as irace takes it: letters, digits, '_' and
+// '.' only, so chain-factor becomes chain_factor (its switch keeps the
+// name sudokulab knows).
+func name(p tune.Param) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+			return r
+		}
+		return '_'
+	}, p.Name)
 }
 
 func number(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
@@ -100,7 +113,7 @@ func Configurations(s tune.Space) string {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(p.Name)
+		b.WriteString(name(p))
 	}
 	b.WriteByte('\n')
 	for _, set := range s.Initial {

@@ -21,12 +21,12 @@ func TestWriteGolden(t *testing.T) {
 	info := sudokulab.SolverInfo{Name: "s", Params: []sudokulab.ParamSpec{
 		{Name: "alpha", Kind: sudokulab.ParamFloat, Default: 0.99, Min: 0.5, Max: 0.999999},
 		{Name: "reheat", Kind: sudokulab.ParamInt, Default: int64(20), Min: 0, Max: 1e9},
-		{Name: "chain", Kind: sudokulab.ParamFloat, Default: 1.0, Min: 1e-6, Max: 1000},
+		{Name: "chain-factor", Kind: sudokulab.ParamFloat, Default: 1.0, Min: 1e-6, Max: 1000},
 		{Name: "propagate", Kind: sudokulab.ParamChoice, Default: "none", Choices: []string{"none", "singles", "hidden"}},
 		{Name: "restarts", Kind: sudokulab.ParamBool, Default: true},
 	}}
 	space, err := tune.SpaceOf(info, map[string]string{
-		"alpha": "0.9..0.9999", "reheat": "log:1..1000", "chain": "log:0.001..10", "propagate": "none|singles|hidden", "restarts": "false|true",
+		"alpha": "0.9..0.9999", "reheat": "log:1..1000", "chain-factor": "log:0.001..10", "propagate": "none|singles|hidden", "restarts": "false|true",
 	}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
