@@ -150,6 +150,17 @@ type Preset struct {
 	Set map[string]string
 }
 
+// Sets returns the preset's settings as sorted name=value texts, each the
+// value of a --set that gives it.
+func (p Preset) Sets() []string {
+	out := make([]string, 0, len(p.Set))
+	for k, v := range p.Set {
+		out = append(out, k+"="+v)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Param returns the declaration of the named parameter.
 func (s *SolverInfo) Param(name string) (ParamSpec, bool) {
 	for _, p := range s.Params {

@@ -98,3 +98,16 @@ func (r *Registry) SameSettings(solver, a, b string) bool {
 	pb, errB := info.ParseParams(b)
 	return errA == nil && errB == nil && pa.Canonical() == pb.Canonical()
 }
+
+// Preset returns the preset called name of any solver, and whether there
+// is one.
+func (r *Registry) Preset(name string) (sudokulab.Preset, bool) {
+	for _, info := range r.All() {
+		for _, p := range info.Presets {
+			if p.Name == name {
+				return p, true
+			}
+		}
+	}
+	return sudokulab.Preset{}, false
+}

@@ -76,3 +76,26 @@ func TestSameSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestPreset finds every registered preset by name, and none by an
+// unknown name.
+func TestPreset(t *testing.T) {
+	reg := solvers.Default()
+	n := 0
+	for _, info := range reg.All() {
+		for _, want := range info.Presets {
+			n++
+			if got, ok := reg.Preset(want.Name); !ok || got.Name != want.Name || got.Description != want.Description {
+				t.Errorf("Preset(%q) = %v, %v", want.Name, got, ok)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no presets registered")
+	}
+	for _, name := range []string{"no-such-preset", ""} {
+		if p, ok := reg.Preset(name); ok {
+			t.Errorf("Preset(%q) = %v, want none", name, p)
+		}
+	}
+}

@@ -98,7 +98,7 @@ func newConfigsShowCmd(opts *options) *cobra.Command {
 			}
 			defer d.Close()
 			c, err := runner.LoadConfig(ctx, d, opts.registry, args[0])
-			if sudokulab.ErrorCode(err) == sudokulab.ENOTFOUND && isPreset(opts, args[0]) {
+			if _, preset := opts.registry.Preset(args[0]); preset && sudokulab.ErrorCode(err) == sudokulab.ENOTFOUND {
 				// Read-only commands store nothing, presets included.
 				return sudokulab.WrapError(sudokulab.ENOTFOUND, err,
 					"%s is a preset this database does not hold yet: sudokulab --db %s migrate up (or any run) stores it", args[0], d.Path())
@@ -137,16 +137,4 @@ func newConfigsShowCmd(opts *options) *cobra.Command {
 			return writeRows(w, opts.format, cols, rows)
 		},
 	}
-}
-
-// isPreset reports whether name is one of the registered solvers' presets.
-func isPreset(opts *options, name string) bool {
-	for _, info := range opts.registry.All() {
-		for _, p := range info.Presets {
-			if p.Name == name {
-				return true
-			}
-		}
-	}
-	return false
 }

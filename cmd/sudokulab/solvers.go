@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"maps"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -53,7 +52,7 @@ section it comes from, and the presets that reproduce the paper's settings.`,
 				for _, p := range s.Presets {
 					fmt.Fprintf(w, "  preset %s: %s", p.Name, p.Description)
 					if len(p.Set) > 0 {
-						fmt.Fprintf(w, " (--set %s)", strings.Join(presetSets(p.Set), " --set "))
+						fmt.Fprintf(w, " (--set %s)", strings.Join(p.Sets(), " --set "))
 					}
 					fmt.Fprintln(w)
 				}
@@ -83,15 +82,5 @@ func solversJSON(opts *options) []object {
 		out = append(out, object{{"name", s.Name}, {"summary", s.Summary}, {"paper", s.Paper}, {"counting", s.Counting},
 			{"parameters", params}, {"presets", presets}})
 	}
-	return out
-}
-
-// presetSets returns a preset's settings as sorted name=value strings.
-func presetSets(set map[string]string) []string {
-	out := make([]string, 0, len(set))
-	for k, v := range set {
-		out = append(out, k+"="+v)
-	}
-	slices.Sort(out)
 	return out
 }
