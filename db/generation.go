@@ -31,7 +31,7 @@ type Generation struct {
 	Count int
 	// Notes returns the row's notes for a state of the generation
 	// ("generating", "done", "stopped ..."), such as the generator, its
-	// version and options, then the state.
+	// version and options, then the state (nil: the state alone).
 	Notes func(state string) string
 	// Batch bounds the puzzles of one transaction, Every the time between
 	// two transactions (0: DefaultGenerationBatch, DefaultGenerationEvery).
@@ -65,6 +65,9 @@ func (d *DB) BeginGeneration(ctx context.Context, g Generation) (*GenerationWrit
 	}
 	if g.Every <= 0 {
 		g.Every = DefaultGenerationEvery
+	}
+	if g.Notes == nil {
+		g.Notes = func(state string) string { return state }
 	}
 	w := &GenerationWriter{d: d, g: g, im: g.Import, last: time.Now()}
 	w.im.Notes = g.Notes("generating")
