@@ -227,3 +227,43 @@ func SelectedPuzzles(ctx context.Context, d *DB, where string, limit int) ([]int
 
 // optionalID stores 0 as NULL.
 func optionalID(v int64) sql.NullInt64 { return sql.NullInt64{Int64: v, Valid: v != 0} }
+
+// TuningRace reads the race of the tuning called name: its step rows in
+// order, and its final elites' candidate numbers, best first. An unknown
+// name is ENOTFOUND.
+func TuningRace(ctx context.Context, x sqlx.ExtContext, name string) (steps []TuningStep, elites []int, err error) {
+	var id int64
+	err = x.QueryRowxContext(ctx, x.Rebind(`SELECT id FROM tunings WHERE name = ?`), name).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, sudokulab.Errorf(sudokulab.ENOTFOUND, "no tuning %q", name)
+	}
+	if err != nil {
+		return nil, nil, dbError(err, "read tuning")
+	}
+	rows, err := x.QueryxContext(ctx, x.Rebind(`SELECT iteration, step, candidate, puzzle_id, seed, cost, mean_rank, test, p_value, alive
+		FROM tuning_steps WHERE tuning_id = ? ORDER BY iteration, step, candidate`), id)
+	if err != nil {
+		return nil, nil, dbError(err, "read tuning steps")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s TuningStep
+		var test sql.NullString
+		var p sql.NullFloat64
+		var alive int64
+		if err := rows.Scan(&s.Iteration, &s.Step, &s.Candidate, &s.PuzzleID, &s.Seed, &s.Cost, &s.MeanRank, &test, &p, &alive); err != nil {
+			return nil, nil, dbError(err, "read tuning steps")
+		}
+		s.Test, s.P, s.Alive = test.String, math.NaN(), alive == 1
+		if p.Valid {
+			s.P = p.Float64
+		}
+		steps = append(steps, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, dbError(err, "read tuning steps")
+	}
+	err = sqlx.SelectContext(ctx, x, &elites, x.Rebind(`SELECT candidate FROM tuning_candidates
+		WHERE tuning_id = ? AND elite_rank IS NOT NULL ORDER BY elite_rank`), id)
+	return steps, elites, dbError(err, "read tuning elites")
+}

@@ -81,6 +81,12 @@ func TestTunings(t *testing.T) {
 		if n := countOf(t, d, `SELECT COUNT(*) FROM tuning_candidates WHERE elite_rank = 1 AND candidate = 1`); n != 1 {
 			t.Errorf("elite rank not stored")
 		}
+		steps, elites, err := db.TuningRace(ctx, d, "tune-x")
+		if err != nil || len(steps) != 3 || len(elites) != 1 || elites[0] != 1 || steps[2].Alive || steps[2].Test != "wilcoxon" || steps[2].P != 0.01 || !math.IsNaN(steps[0].P) {
+			t.Errorf("TuningRace: %+v %v %v", steps, elites, err)
+		}
+		_, _, err = db.TuningRace(ctx, d, "tune-nope")
+		wantCode(t, err, sudokulab.ENOTFOUND)
 		done := tu
 		if resumed, err := db.EnsureTuning(ctx, d, &done); err != nil || !resumed || done.State != "done" || done.BestConfigID != cfg[0] || done.RunsUsed != 99 {
 			t.Errorf("finished tuning read back: %+v, %v", done, err)

@@ -13,6 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"sudokulab"
+	"sudokulab/db"
+	"sudokulab/plots"
 	"sudokulab/runner"
 	"sudokulab/tune"
 	"sudokulab/tuning"
@@ -25,6 +27,7 @@ type tuneOptions struct {
 	params, set []string
 	jobs        int
 	export      string
+	plot        string
 }
 
 func newTuneCmd(opts *options) *cobra.Command {
@@ -93,6 +96,7 @@ experiment NAME-irace, and prints its cost): cd DIR && irace.`,
 	f.DurationVar(&o.spec.Timeout, "timeout", 0, "wall-time budget per run, such as 2s (0: none)")
 	f.IntVar(&o.spec.TestSeeds, "test-runs", 1, "seeds per test puzzle and configuration")
 	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "runs at a time in this process")
+	f.StringVar(&o.plot, "plot", "", "draw the race (candidates against steps, eliminations marked, final elites in colour) into this .svg, .png or .pdf file")
 	f.StringVar(&o.export, "export", "", "tune nothing; write the files for another tuner into the folder given as argument: irace")
 	return cmd
 }
@@ -123,6 +127,11 @@ func runTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions, args []str
 	}
 	if o.export != "" {
 		return exportTune(ctx, cmd, o, spec, args[0])
+	}
+	if o.plot != "" {
+		if _, err := plots.FormatOf(o.plot); err != nil {
+			return err
+		}
 	}
 	d, err := o.open(ctx)
 	if err != nil {
@@ -173,6 +182,11 @@ func runTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions, args []str
 	if err := writeRows(w, o.format, append([]string{"rank", "config"}, names...), rows); err != nil {
 		return err
 	}
+	if o.plot != "" {
+		if err := plotRace(ctx, d, rep.Name, o.plot); err != nil {
+			return err
+		}
+	}
 	switch {
 	case strings.TrimSpace(spec.Test) == "":
 		return nil
@@ -210,4 +224,22 @@ func exportTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions, spec tu
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "wrote the irace scenario into %s: run it with cd %s && irace\n", dir, dir)
 	return nil
+}
+
+// plotRace draws the race of the tuning called name, as recorded, into
+// the file path.
+func plotRace(ctx context.Context, d *db.DB, name, path string) error {
+	steps, elites, err := db.TuningRace(ctx, d, name)
+	if err != nil {
+		return err
+	}
+	entries := make([]plots.RaceEntry, len(steps))
+	for i, s := range steps {
+		entries[i] = plots.RaceEntry{Iteration: s.Iteration, Step: s.Step, Candidate: s.Candidate, Alive: s.Alive}
+	}
+	f, err := plots.Race(plots.RaceData{Entries: entries, Elites: elites}, plots.Options{Title: "Iterated race of tuning " + name})
+	if err != nil {
+		return err
+	}
+	return f.Save(path)
 }

@@ -40,6 +40,14 @@ func TestTuneCommand(t *testing.T) {
 		t.Errorf("experiment runs %q, tuning %q", runs, tuned)
 	}
 
+	svg := filepath.Join(dir, "race.svg")
+	if _, errOut, code := run(t, append(args, "--plot", svg)...); code != 0 {
+		t.Fatalf("tune --plot: exit %d: %s", code, errOut)
+	}
+	if pic, err := os.ReadFile(svg); err != nil || !strings.Contains(string(pic), "Iterated race of tuning t") {
+		t.Errorf("the race picture: %v", err)
+	}
+
 	export := filepath.Join(dir, "irace")
 	if _, errOut, code := run(t, append(args, "--export", "irace", export)...); code != 0 {
 		t.Fatalf("export: exit %d: %s", code, errOut)
@@ -60,6 +68,7 @@ func TestTuneCommand(t *testing.T) {
 		{[]string{"tune", "--solver", "lewis-sa", "--train", "id < 3", "--budget", "10", "--param", "alpha"}, "--param \"alpha\": want name=value"},
 		{[]string{"tune", "--solver", "lewis-sa", "--train", "id < 3", "--budget", "10", "--objective", "par10"}, "needs --timeout"},
 		{[]string{"tune", "--solver", "lewis-sa", "--train", "id < 0", "--budget", "10", "--max-evaluations", "9"}, "selects no puzzle"},
+		{[]string{"tune", "--solver", "lewis-sa", "--train", "id < 3", "--budget", "10", "--max-evaluations", "9", "--plot", "race.txt"}, "want a .svg"},
 		{[]string{"tune", "--solver", "exact", "--train", "id < 3", "--budget", "10", "--max-evaluations", "9"}, "nothing to tune"},
 	} {
 		_, errOut, code := run(t, append([]string{"--db", lab}, c.args...)...)
