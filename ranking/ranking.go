@@ -57,6 +57,24 @@ const (
 	DefaultParK  = 10
 )
 
+// CheckAlpha returns an EINVALID error unless alpha, given as --alpha, is
+// a significance level: between 0 and 1.
+func CheckAlpha(alpha float64) error {
+	if !(alpha > 0 && alpha < 1) {
+		return sudokulab.Errorf(sudokulab.EINVALID, "--alpha %v: want a number between 0 and 1, such as 0.05", alpha)
+	}
+	return nil
+}
+
+// CheckParK returns an EINVALID error unless k, given as --par-k, is a
+// penalty factor of PAR-k: finite and at least 1.
+func CheckParK(k float64) error {
+	if !(k >= 1) || math.IsInf(k, 0) {
+		return sudokulab.Errorf(sudokulab.EINVALID, "--par-k %v: want a number of at least 1, such as 10", k)
+	}
+	return nil
+}
+
 // Options choose how to rank.
 type Options struct {
 	// Measure is the score per puzzle; "" means ERT.

@@ -1,9 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -67,11 +67,8 @@ func runRanking(ctx context.Context, cmd *cobra.Command, o *compareOptions) erro
 	if err != nil {
 		return err
 	}
-	if !(o.ranking.alpha > 0 && o.ranking.alpha < 1) {
-		return sudokulab.Errorf(sudokulab.EINVALID, "--alpha %v: want a number between 0 and 1, such as 0.05", o.ranking.alpha)
-	}
-	if !(o.ranking.parK >= 1) || math.IsInf(o.ranking.parK, 0) {
-		return sudokulab.Errorf(sudokulab.EINVALID, "--par-k %v: want a number of at least 1, such as 10", o.ranking.parK)
+	if err := cmp.Or(ranking.CheckAlpha(o.ranking.alpha), ranking.CheckParK(o.ranking.parK)); err != nil {
+		return err
 	}
 	d, err := o.openRead(ctx)
 	if err != nil {

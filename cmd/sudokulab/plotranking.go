@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 
 	"sudokulab"
@@ -40,13 +41,7 @@ func (o *plotOptions) checkRanking(kind string) error {
 	if _, err := compare.ParseMeasure(o.rank.time); err != nil {
 		return err
 	}
-	if !(o.rank.alpha > 0 && o.rank.alpha < 1) {
-		return sudokulab.Errorf(sudokulab.EINVALID, "--alpha %v: want a number between 0 and 1, such as 0.05", o.rank.alpha)
-	}
-	if !(o.rank.parK >= 1) {
-		return sudokulab.Errorf(sudokulab.EINVALID, "--par-k %v: want a number of at least 1, such as 10", o.rank.parK)
-	}
-	return nil
+	return cmp.Or(ranking.CheckAlpha(o.rank.alpha), ranking.CheckParK(o.rank.parK))
 }
 
 // ranked ranks the selected configurations as compare does; without
