@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -116,25 +115,13 @@ func rateEntry(ctx context.Context, e fileEntry, rs []raters.Rater, limits ratep
 		}
 		return fr, nil
 	}
-	var problems []string
-	if c.problem != "" {
-		problems = append(problems, c.problem)
+	ratings, rated, problems, err := ratepool.Each(ctx, rs, sudokulab.Puzzle{Givens: e.Record.Grid}, limits)
+	if err != nil {
+		return fr, err
 	}
-	p := sudokulab.Puzzle{Givens: e.Record.Grid}
-	for i, r := range rs {
-		out, err := ratepool.RateOne(ctx, r, p, limits[r.Name()])
-		switch {
-		case ctx.Err() != nil:
-			return fr, context.Cause(ctx)
-		case err != nil && errors.Is(err, context.Canceled):
-			return fr, err
-		case err != nil:
-			problems = append(problems, fmt.Sprintf("%s: %v", r.Name(), err))
-		case out.CutShort:
-			problems = append(problems, fmt.Sprintf("%s: cut short by --timeout %v", r.Name(), limits[r.Name()]))
-		default:
-			fr.ratings[i], fr.rated[i] = out.Rating, true
-		}
+	fr.ratings, fr.rated = ratings, rated
+	if c.problem != "" {
+		problems = append([]string{c.problem}, problems...)
 	}
 	fr.problem = strings.Join(problems, "; ")
 	return fr, nil

@@ -88,6 +88,30 @@ func RateOne(ctx context.Context, r raters.Rater, p sudokulab.Puzzle, timeout ti
 	return Outcome{Rating: rating}, nil
 }
 
+// Each rates puzzle p by each of rs under its limit, one after the
+// other, as rate FILE... does: ratings[i] is rs[i]'s when rated[i]; a
+// rating that fails or is cut short is not, and problems say why, one
+// per rater in order. Only ctx ending (or a rater canceled) is an error.
+func Each(ctx context.Context, rs []raters.Rater, p sudokulab.Puzzle, limits Limits) (ratings []sudokulab.Rating, rated []bool, problems []string, err error) {
+	ratings, rated = make([]sudokulab.Rating, len(rs)), make([]bool, len(rs))
+	for i, r := range rs {
+		out, err := RateOne(ctx, r, p, limits[r.Name()])
+		switch {
+		case ctx.Err() != nil:
+			return ratings, rated, problems, context.Cause(ctx)
+		case err != nil && errors.Is(err, context.Canceled):
+			return ratings, rated, problems, err
+		case err != nil:
+			problems = append(problems, fmt.Sprintf("%s: %v", r.Name(), err))
+		case out.CutShort:
+			problems = append(problems, fmt.Sprintf("%s: cut short by --timeout %v", r.Name(), limits[r.Name()]))
+		default:
+			ratings[i], rated[i] = out.Rating, true
+		}
+	}
+	return ratings, rated, problems, nil
+}
+
 // Job is a puzzle and the raters to rate it by.
 type Job struct {
 	Puzzle sudokulab.Puzzle
