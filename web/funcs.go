@@ -2,6 +2,7 @@ package web
 
 import (
 	"html/template"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -12,6 +13,9 @@ import (
 var funcs = template.FuncMap{
 	"cell":   cellText,
 	"isNull": func(v any) bool { return v == nil },
+	// seg escapes a name (of a collection, an experiment) for one segment
+	// of a path: a '/', '?' or '#' in it stays in the name.
+	"seg": func(s string) template.URL { return template.URL(url.PathEscape(s)) },
 	// long tells a cell whose text should wrap (a description, a file
 	// name) from the short ones, kept on one line.
 	"long": func(v any) bool { return len(cellText(v)) > 40 },

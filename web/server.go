@@ -23,6 +23,7 @@ import (
 	"io/fs"
 	"log"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -157,12 +158,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
-	if p, ok := strings.CutSuffix(r.URL.Path, ".json"); ok {
-		if p == "/index" {
-			p = "/"
+	if esc, ok := strings.CutSuffix(r.URL.EscapedPath(), ".json"); ok {
+		if esc == "/index" {
+			esc = "/"
+		}
+		// The escaped path keeps a name's escaped '/' in its segment.
+		p, err := url.PathUnescape(esc)
+		if err != nil {
+			http.NotFound(w, r)
+			return
 		}
 		r2 := r.Clone(context.WithValue(r.Context(), jsonKey{}, true))
-		r2.URL.Path, r2.URL.RawPath = p, ""
+		r2.URL.Path, r2.URL.RawPath = p, esc
 		r = r2
 	}
 	s.mux.ServeHTTP(w, r)

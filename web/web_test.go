@@ -852,3 +852,26 @@ func TestFacetsCountedInTheBackground(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+func TestNamesInLinks(t *testing.T) {
+	l := newLab(t)
+	// Names from files may hold anything a path treats specially.
+	name := "a/b?c#d <e> 50%"
+	l.exec(t, `UPDATE collections SET name = ? WHERE name = 'paper-puzzles'`, name)
+	page := l.getHTML(t, "/puzzles/1")
+	want := `href="/collections/` + strings.ReplaceAll(url.PathEscape(name), "&", "&amp;") + `"`
+	if !strings.Contains(page, want) {
+		t.Fatalf("the puzzle page does not link %s", want)
+	}
+	coll := l.getHTML(t, "/collections/"+url.PathEscape(name))
+	if !strings.Contains(coll, "a/b?c#d &lt;e&gt; 50%") {
+		t.Error("the collection's page does not name it")
+	}
+	var c struct {
+		Name string `json:"name"`
+	}
+	l.getJSON(t, "/collections/"+url.PathEscape(name)+".json", &c)
+	if c.Name != name {
+		t.Errorf("JSON names %q", c.Name)
+	}
+}
