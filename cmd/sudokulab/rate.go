@@ -220,16 +220,8 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 		if s.CutShort == 0 {
 			continue
 		}
-		ids := make([]string, len(s.CutShortIDs))
-		for i, id := range s.CutShortIDs {
-			ids[i] = fmt.Sprint(id)
-		}
-		more := ""
-		if s.CutShort > len(ids) {
-			more = fmt.Sprintf(" and %d more", s.CutShort-len(ids))
-		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d ratings cut short by --timeout %s, not stored (puzzles %s%s); rate again with a longer --timeout, or --timeout 0 for none, to finish them\n",
-			r.Name(), s.CutShort, limits[r.Name()], strings.Join(ids, ", "), more)
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d ratings cut short by --timeout %s, not stored (puzzles %s); rate again with a longer --timeout, or --timeout 0 for none, to finish them\n",
+			r.Name(), s.CutShort, limits[r.Name()], s.CutShortPuzzles())
 	}
 	rows := make([][]any, 0, len(rs))
 	for _, r := range rs {

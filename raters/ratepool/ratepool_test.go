@@ -64,3 +64,22 @@ func TestEach(t *testing.T) {
 		t.Errorf("Each with an ended context: %v, want context.Canceled", err)
 	}
 }
+
+// TestCutShortPuzzles names the first puzzles cut short and counts the
+// rest.
+func TestCutShortPuzzles(t *testing.T) {
+	tests := []struct {
+		s    ratepool.Summary
+		want string
+	}{
+		{ratepool.Summary{}, ""},
+		{ratepool.Summary{CutShort: 1, CutShortIDs: []int64{4}}, "4"},
+		{ratepool.Summary{CutShort: 3, CutShortIDs: []int64{4, 9, 12}}, "4, 9, 12"},
+		{ratepool.Summary{CutShort: 5, CutShortIDs: []int64{4, 9}}, "4, 9 and 3 more"},
+	}
+	for _, tt := range tests {
+		if got := tt.s.CutShortPuzzles(); got != tt.want {
+			t.Errorf("%d cut short, %v named: %q, want %q", tt.s.CutShort, tt.s.CutShortIDs, got, tt.want)
+		}
+	}
+}

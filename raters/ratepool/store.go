@@ -2,6 +2,9 @@ package ratepool
 
 import (
 	"context"
+	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"sudokulab"
@@ -181,4 +184,18 @@ func (s *Summary) Mean() (float64, bool) {
 		return 0, false
 	}
 	return s.Sum / float64(s.Valued), true
+}
+
+// CutShortPuzzles names the puzzles whose rating was cut short: the ids
+// of the first CutShortShown, then how many more ("4, 9 and 2 more").
+func (s *Summary) CutShortPuzzles() string {
+	ids := make([]string, len(s.CutShortIDs))
+	for i, id := range s.CutShortIDs {
+		ids[i] = strconv.FormatInt(id, 10)
+	}
+	more := ""
+	if s.CutShort > len(ids) {
+		more = fmt.Sprintf(" and %d more", s.CutShort-len(ids))
+	}
+	return strings.Join(ids, ", ") + more
 }
