@@ -59,11 +59,16 @@ func EnsureTuning(ctx context.Context, x sqlx.ExtContext, t *Tuning) (resumed bo
 		&s.State, &s.RunsUsed, &s.Iterations, &stop, &best)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
+		// Another racer given the same command may store it first: then
+		// this one resumes it.
 		err = x.QueryRowxContext(ctx, x.Rebind(`INSERT INTO tunings (name, experiment_id, solver, train_where, test_where, space,
 			objective, budget_runs, seed, max_evaluations, max_generations, timeout_ms, started_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING RETURNING id`),
 			t.Name, t.ExperimentID, t.Solver, t.TrainWhere, t.TestWhere, t.Space, t.Objective, t.BudgetRuns, t.Seed,
 			t.Budget.MaxEvaluations, t.Budget.MaxGenerations, t.Budget.TimeoutMS, FormatTime(time.Now())).Scan(&t.ID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return EnsureTuning(ctx, x, t)
+		}
 		if err != nil {
 			return false, dbError(err, "add tuning "+t.Name)
 		}

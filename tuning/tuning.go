@@ -67,6 +67,9 @@ type Spec struct {
 	// TestSeeds is the number of runs per test puzzle and configuration;
 	// 0 means 1.
 	TestSeeds int
+	// Lease is how long a claim on a run lasts without renewal (the wait
+	// for the runs of a killed racer); 0 means runner.DefaultLease.
+	Lease time.Duration
 }
 
 // Report is what a tuning did and found.
@@ -244,6 +247,10 @@ func (l *lab) config(ctx context.Context, c *tune.Candidate) (runner.Config, err
 	name := fmt.Sprintf("%s-c%d", l.row.Name, c.ID)
 	desc := fmt.Sprintf("candidate %d of tuning %s (iteration %d)", c.ID, l.row.Name, c.Iteration)
 	rc, _, err := runner.EnsureConfig(ctx, l.d, l.reg, name, l.spec.Solver, c.Set(l.space), desc, false)
+	if err != nil && ctx.Err() == nil {
+		// Another racer on the same tuning stored it meanwhile: find it.
+		rc, _, err = runner.EnsureConfig(ctx, l.d, l.reg, name, l.spec.Solver, c.Set(l.space), desc, false)
+	}
 	if err != nil {
 		return rc, fmt.Errorf("candidate %d: %w", c.ID, err)
 	}
@@ -269,20 +276,31 @@ func (l *lab) Evaluate(ctx context.Context, inst tune.Instance, cands []*tune.Ca
 			return nil, err
 		}
 		ids[i] = rc.ID
-		if !slices.Contains(names, rc.Name) {
-			names = append(names, rc.Name)
+		// By its current name: another racer on the same tuning that
+		// finished first has renamed the elites.
+		c, err := db.GetConfigByID(ctx, l.d, rc.ID)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(names, c.Name) {
+			names = append(names, c.Name)
 		}
 	}
-	_, err := runner.Run(ctx, l.d, l.reg, runner.Spec{
+	_, runErr := runner.Run(ctx, l.d, l.reg, runner.Spec{
 		Experiment: l.row.Name, PuzzleIDs: []int64{puzzle}, Configs: names,
-		FirstSeed: inst.Seed, Seeds: 1, Budget: l.spec.RunBudget, Timeout: l.spec.Timeout,
+		FirstSeed: inst.Seed, Seeds: 1, Budget: l.spec.RunBudget, Timeout: l.spec.Timeout, Lease: l.spec.Lease,
 	}, l.opts.Runner)
-	if err != nil {
-		return nil, err
+	if runErr != nil && ctx.Err() != nil {
+		return nil, runErr
 	}
 	outcomes, err := db.RunOutcomes(ctx, l.d, puzzle, inst.Seed, l.row.Budget, ids)
 	if err != nil {
 		return nil, err
+	}
+	// Run refuses to call the experiment's work done while another
+	// racer's step waits in its queue; this step needs only its own runs.
+	if runErr != nil && len(outcomes) < len(names) {
+		return nil, runErr
 	}
 	return l.costs(outcomes, ids)
 }
@@ -403,7 +421,7 @@ func (l *lab) test(ctx context.Context, rep *Report) error {
 	exp := l.row.Name + "-test"
 	_, err := runner.Run(ctx, l.d, l.reg, runner.Spec{
 		Experiment: exp, Where: l.spec.Test, Configs: []string{rep.Default, rep.Elites[0]},
-		FirstSeed: 1, Seeds: seeds, Budget: l.spec.RunBudget, Timeout: l.spec.Timeout,
+		FirstSeed: 1, Seeds: seeds, Budget: l.spec.RunBudget, Timeout: l.spec.Timeout, Lease: l.spec.Lease,
 	}, l.opts.Runner)
 	if err != nil {
 		return fmt.Errorf("test set: %w", err)

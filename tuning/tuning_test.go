@@ -194,3 +194,35 @@ func TestTuneOnTheLab(t *testing.T) {
 		t.Errorf("resumed: %d runs stored (uninterrupted %d), %d solves", runs2, runs, solves2.Load())
 	}
 }
+
+// TestTwoRacers runs the same tuning twice at once on one lab, as two
+// processes given the same command would: they share the runs, each
+// recorded once, and end with the same elites, whichever renames them.
+func TestTwoRacers(t *testing.T) {
+	ctx := context.Background()
+	d := newLab(t)
+	var solves atomic.Int64
+	s := spec()
+	s.Test = ""
+	reps := make([]tuning.Report, 2)
+	errs := make(chan error, 2)
+	for i := range reps {
+		go func() {
+			var err error
+			reps[i], err = tuning.Run(ctx, d, registry(&solves, 0, nil), s, tuning.Options{Runner: runner.Options{Jobs: 1}})
+			errs <- err
+		}()
+	}
+	for range reps {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fmt.Sprint(reps[0].Elites, reps[0].Settings) != fmt.Sprint(reps[1].Elites, reps[1].Settings) || reps[0].Elites[0] != "t1-elite-1" {
+		t.Errorf("two racers ended apart: %v %v / %v %v", reps[0].Elites, reps[0].Settings, reps[1].Elites, reps[1].Settings)
+	}
+	runs := count(t, d, `SELECT COUNT(*) FROM experiment_run_results WHERE experiment = 't1'`)
+	if runs != int64(reps[0].Result.Runs) || solves.Load() > runs+2 {
+		t.Errorf("%d runs stored, %d raced, %d solves", runs, reps[0].Result.Runs, solves.Load())
+	}
+}

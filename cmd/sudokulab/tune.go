@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -96,6 +97,7 @@ experiment NAME-irace, and prints its cost): cd DIR && irace.`,
 	f.DurationVar(&o.spec.Timeout, "timeout", 0, "wall-time budget per run, such as 2s (0: none)")
 	f.IntVar(&o.spec.TestSeeds, "test-runs", 1, "seeds per test puzzle and configuration")
 	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "runs at a time in this process")
+	f.DurationVar(&o.spec.Lease, "lease", runner.DefaultLease, "how long a claim on a run lasts without renewal: a killed racer's runs go to others after this")
 	f.StringVar(&o.plot, "plot", "", "draw the race (candidates against steps, eliminations marked, final elites in colour) into this .svg, .png or .pdf file")
 	f.StringVar(&o.export, "export", "", "tune nothing; write the files for another tuner into the folder given as argument: irace")
 	return cmd
@@ -118,6 +120,8 @@ func runTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions, args []str
 		return sudokulab.Errorf(sudokulab.EINVALID, "--budget %d: want a number of runs above 0", spec.Budget)
 	case o.jobs < 1:
 		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)
+	case spec.Lease < 3*time.Second:
+		return sudokulab.Errorf(sudokulab.EINVALID, "--lease %v: want at least 3s", spec.Lease)
 	case o.export != "" && o.export != "irace":
 		return sudokulab.Errorf(sudokulab.EINVALID, "--export %q: the only format is irace", o.export)
 	case o.export != "" && len(args) != 1:
