@@ -6,7 +6,9 @@ import (
 	"net/url"
 	"strings"
 
+	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/plots"
 	"sudokulab/report"
 )
 
@@ -164,4 +166,30 @@ func (s *Server) experiment(r *http.Request) (view, error) {
 		d.CompareURL = compareURL(name, d.Success[0].Config, d.Success[1].Config)
 	}
 	return view{Template: "experiment", Title: "Experiment " + name, Data: d}, nil
+}
+
+// successSVG draws the success rate of each configuration of the
+// experiment with its Wilson interval (plots.Success over all its runs),
+// from the counts its page shows.
+func (s *Server) successSVG(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	rep, err := report.Build(r.Context(), s.db, report.Options{Experiment: name, Solvers: s.o.Solvers, Resamples: reportResamples})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	b := plots.Bars{Groups: []string{"all runs"}}
+	for _, c := range rep.Configs {
+		b.Configs = append(b.Configs, c.Config)
+		b.Solved = append(b.Solved, []int{c.Success.Solved})
+		b.Runs = append(b.Runs, []int{c.Success.Runs})
+		b.TotalSolved = append(b.TotalSolved, c.Success.Solved)
+		b.TotalRuns = append(b.TotalRuns, c.Success.Runs)
+	}
+	fig, err := plots.Success(b, plots.Options{Title: "Success of " + name})
+	if err != nil {
+		s.fail(w, r, sudokulab.WrapError(sudokulab.ENOTFOUND, err, "experiment %s", name))
+		return
+	}
+	writeFigure(w, r, s, fig)
 }

@@ -152,6 +152,12 @@ func (s *Server) trajectorySVG(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	writeFigure(w, r, s, fig)
+}
+
+// writeFigure answers with a picture of plots as SVG, under a policy that
+// allows only its own inline styles.
+func writeFigure(w http.ResponseWriter, r *http.Request, s *Server, fig *plots.Figure) {
 	var b bytes.Buffer
 	if err := fig.WriteSVG(&b); err != nil {
 		s.fail(w, r, err)

@@ -138,6 +138,7 @@ func (s *Server) routes() {
 	s.mux.Handle("GET /experiments/{name}", s.page(s.experiment))
 	s.mux.Handle("GET /experiments/{name}/progress", s.page(s.progress))
 	s.mux.Handle("GET /experiments/{name}/compare", s.page(s.compare))
+	s.mux.HandleFunc("GET /experiments/{name}/success.svg", s.successSVG)
 	s.mux.Handle("GET /runs/{id}", s.page(s.run))
 	s.mux.HandleFunc("GET /runs/{id}/trajectory.svg", s.trajectorySVG)
 	s.mux.Handle("GET /sql", s.page(s.console))
