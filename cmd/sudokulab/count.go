@@ -57,10 +57,6 @@ func runCount(ctx context.Context, cmd *cobra.Command, o *countOptions) error {
 	if o.jobs < 1 {
 		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)
 	}
-	timeout := o.timeout
-	if timeout == 0 {
-		timeout = recount.DefaultTimeout
-	}
 	d, err := o.openWrite(ctx)
 	if err != nil {
 		return err
@@ -79,7 +75,7 @@ func runCount(ctx context.Context, cmd *cobra.Command, o *countOptions) error {
 	}
 	start := time.Now()
 	bar := progress.NewWork(cmd.ErrOrStderr(), "count", len(ps))
-	sum, err := recount.Run(ctx, d, ps, recount.Options{Workers: o.jobs, Timeout: timeout,
+	sum, err := recount.Run(ctx, d, ps, recount.Options{Workers: o.jobs, Timeout: o.timeout,
 		Progress: func(written int, s recount.Summary) {
 			bar.Add(written, fmt.Sprintf("counted %d, undetermined %d", s.Counted, s.Undetermined))
 		}})
@@ -89,7 +85,7 @@ func runCount(ctx context.Context, cmd *cobra.Command, o *countOptions) error {
 	left := sum.Todo - sum.Counted - sum.Undetermined
 	if perr := writeRecord(w, o.format, func() error {
 		fmt.Fprintf(w, "counted %d of %d puzzles (%d unique, %d with two or more solutions, %d with none); %d still undetermined within %v each; in %v\n",
-			sum.Counted, sum.Todo, sum.ByCount[1], sum.ByCount[2], sum.ByCount[0], sum.Undetermined, budgetText(timeout),
+			sum.Counted, sum.Todo, sum.ByCount[1], sum.ByCount[2], sum.ByCount[0], sum.Undetermined, budgetText(sum.Timeout),
 			elapsed.Round(time.Millisecond))
 		if left > 0 {
 			fmt.Fprintf(w, "%d puzzles not attempted (interrupted); the same command continues with them\n", left)
@@ -97,7 +93,7 @@ func runCount(ctx context.Context, cmd *cobra.Command, o *countOptions) error {
 		return nil
 	}, object{{"todo", sum.Todo}, {"counted", sum.Counted}, {"unique", sum.ByCount[1]}, {"two_or_more", sum.ByCount[2]},
 		{"none", sum.ByCount[0]}, {"undetermined", sum.Undetermined}, {"not_attempted", left},
-		{"timeout_seconds", timeout.Seconds()}, {"elapsed_seconds", elapsed.Seconds()}}); perr != nil && err == nil {
+		{"timeout_seconds", sum.Timeout.Seconds()}, {"elapsed_seconds", elapsed.Seconds()}}); perr != nil && err == nil {
 		err = perr
 	}
 	return err

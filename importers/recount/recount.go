@@ -60,6 +60,9 @@ type Summary struct {
 	// not attempted (Run was stopped).
 	Todo, Counted, Undetermined int
 	ByCount                     [3]int
+	// Timeout is the budget Run gave each count: Options.Timeout, or
+	// DefaultTimeout for 0 (negative: no limit).
+	Timeout time.Duration
 }
 
 // Run counts the solutions of puzzles (as db.UncountedPuzzles lists them)
@@ -67,11 +70,11 @@ type Summary struct {
 // ctx ends, the counts finished are stored all the same, and Run returns
 // the cause of the end with the Summary of what was stored.
 func Run(ctx context.Context, d *db.DB, puzzles []sudokulab.Puzzle, o Options) (Summary, error) {
-	sum := Summary{Todo: len(puzzles)}
 	timeout, batch, every := o.Timeout, o.Batch, o.Every
 	if timeout == 0 {
 		timeout = DefaultTimeout
 	}
+	sum := Summary{Todo: len(puzzles), Timeout: timeout}
 	if batch <= 0 {
 		batch = DefaultBatch
 	}

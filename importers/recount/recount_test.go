@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"sudokulab"
 	"sudokulab/db"
@@ -56,7 +57,7 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := recount.Summary{Todo: 3, Counted: 3, ByCount: [3]int{1, 1, 1}}
+	want := recount.Summary{Todo: 3, Counted: 3, ByCount: [3]int{1, 1, 1}, Timeout: recount.DefaultTimeout}
 	if sum != want || len(transactions) != 2 || transactions[0]+transactions[1] != 3 {
 		t.Errorf("summary %+v in transactions of %v; want %+v in two", sum, transactions, want)
 	}
@@ -89,5 +90,17 @@ func TestRunInterrupted(t *testing.T) {
 	left, err := db.UncountedPuzzles(context.Background(), d, "")
 	if err != nil || len(left) != 2 {
 		t.Errorf("left to count: %d puzzles, %v; want 2", len(left), err)
+	}
+}
+
+// TestRunTimeout says in the Summary the budget each count had: the
+// default for 0, else the one given, negative for none.
+func TestRunTimeout(t *testing.T) {
+	d, _ := setup(t)
+	for _, tt := range []struct{ given, want time.Duration }{{0, recount.DefaultTimeout}, {time.Second, time.Second}, {-1, -1}} {
+		sum, err := recount.Run(context.Background(), d, nil, recount.Options{Timeout: tt.given})
+		if err != nil || sum.Timeout != tt.want {
+			t.Errorf("Timeout %v: summary %+v, %v; want Timeout %v", tt.given, sum, err, tt.want)
+		}
 	}
 }
