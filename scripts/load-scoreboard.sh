@@ -28,4 +28,7 @@ if [ -z "${BIN:-}" ]; then # BIN: a sudokulab binary to use instead of building 
 fi
 [ -e "$LAB" ] || "$BIN" --db "$LAB" init --from lab.db.example
 gzip -dc docs/data/scoreboard.db.gz >"$tmp/scoreboard.db"
+# The file keeps the schema it was saved at; a newer sudokulab merges only
+# from a database at its own version, so the copy is migrated first.
+"$BIN" --db "$tmp/scoreboard.db" migrate up >/dev/null
 "$BIN" --db "$LAB" merge "$tmp/scoreboard.db"
