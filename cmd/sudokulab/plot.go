@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"sudokulab"
 	"sudokulab/compare"
 	"sudokulab/db"
+	"sudokulab/figures"
 	"sudokulab/plots"
 	"sudokulab/ranking"
 )
@@ -326,89 +326,6 @@ func (o *plotOptions) plotOpts() plots.Options {
 	return plots.Options{Width: w, Height: h, Title: o.title, Top: top, Strict: len(o.configs) > 0, Resamples: o.resamples, Level: o.level, Note: o.axisNote}
 }
 
-// budgetAxis decides the budget axis x of a picture (trajectories: one
-// drawn from trajectory points, which record evaluations, generations
-// and wall-clock seconds only): x itself unless it counts effort
-// (evaluations, effort) and the selected configurations' efforts do not
-// compare on it, as compare decides (compare.EffortUnit): a tree search
-// counts search nodes, not evaluations, and drawn on an evaluations axis
-// it would solve everything at 0. Then, when --x was given, it refuses
-// with the values of --x to use; else it draws on the time that compares
-// them (CPU seconds when recorded for every run, as compare.TimeMeasure
-// says; wall-clock seconds for trajectories) and says so in axisNote and
-// on the warning writer.
-func (o *plotOptions) budgetAxis(ctx context.Context, d *db.DB, x string, trajectories bool) (axis string, err error) {
-	defer func() { o.axis = axis }()
-	if x != "evaluations" && x != "effort" {
-		return x, nil
-	}
-	units, allCPU, err := d.SelectionUnits(ctx, o.selection())
-	if err != nil {
-		return "", fmt.Errorf("plot: %w", err)
-	}
-	slices.SortStableFunc(units, func(a, b db.ConfigUnit) int {
-		return slices.Index(o.configs, a.Config) - slices.Index(o.configs, b.Config)
-	})
-	unit, mixed := compare.EffortUnit(units)
-	if mixed == nil && (x == "effort" || unit == "evaluations") {
-		return x, nil
-	}
-	// Trajectory points record neither CPU time nor nodes.
-	alternatives := []string{"--x cpu", "--x seconds"}
-	time := compare.TimeMeasure(allCPU)
-	if trajectories {
-		alternatives, time = []string{"--x seconds"}, compare.Seconds
-	}
-	why := ""
-	if mixed != nil {
-		why = mixed.String()
-	} else {
-		// One unit, but not the evaluations the axis counts.
-		why = fmt.Sprintf("%s counts its effort in %s, not evaluations", units[0].Config, unit)
-		if !trajectories {
-			if !o.axisAsked {
-				return "effort", nil
-			}
-			alternatives = append([]string{"--x effort"}, alternatives...)
-		}
-	}
-	if o.axisAsked {
-		return "", sudokulab.Errorf(sudokulab.EINVALID, "plot --x %s: %s: use %s", x, why, strings.Join(alternatives, " or "))
-	}
-	axis = map[compare.Measure]string{compare.CPU: "cpu", compare.Seconds: "seconds"}[time]
-	o.axisNote = fmt.Sprintf("on %s: %s", axisLabel(axis, ""), why)
-	if o.warn != nil {
-		fmt.Fprintf(o.warn, "plot: %s: drawn on %s instead of %s\n", why, axisLabel(axis, ""), x)
-	}
-	return axis, nil
-}
-
-// budgetName names the budget lines on axis x: the runs' time limit
-// (timeout_ms, wall clock) on an axis of seconds, else their budget.
-func budgetName(x string) string {
-	if x == "seconds" || x == "cpu" {
-		return "wall-clock limit (s)"
-	}
-	return "budget"
-}
-
-// axisLabel names a budget axis with its unit: unit is the effort unit
-// of the effort axis.
-func axisLabel(x, unit string) string {
-	switch x {
-	case "seconds":
-		return "wall-clock seconds"
-	case "cpu":
-		return "CPU seconds"
-	case "effort":
-		if unit == "nodes" {
-			return "effort (search nodes)"
-		}
-		return "effort (" + cmp.Or(unit, "evaluations") + ")"
-	}
-	return x
-}
-
 // plotFigure draws the picture kind (convergence, ecdf, success, ert) of
 // the runs o selects from d: what `sudokulab plot KIND` saves, for any
 // command that embeds pictures (fig.WriteSVG(w)). o must have passed
@@ -417,18 +334,18 @@ func plotFigure(ctx context.Context, d *db.DB, kind string, o *plotOptions) (*pl
 	if kind == plotScoreboard {
 		return o.scoreboard(ctx, d)
 	}
-	if err := o.validate(ctx, d); err != nil {
+	if err := figures.Check(ctx, d, o.selection()); err != nil {
 		return nil, err
 	}
 	switch kind {
 	case plotConvergence:
-		return o.convergence(ctx, d)
+		return o.draw(ctx, d, figures.Convergence, figures.Spec{X: o.convX, LogY: o.convLogY, Panels: o.convPanels, Quantiles: o.quantiles})
 	case plotECDF:
-		return o.ecdf(ctx, d)
+		return o.draw(ctx, d, figures.ECDF, figures.Spec{X: o.ecdfX})
 	case plotSuccess:
-		return o.success(ctx, d)
+		return o.draw(ctx, d, figures.Success, figures.Spec{Rater: o.rater, By: o.by})
 	case plotERT:
-		return o.ert(ctx, d)
+		return o.draw(ctx, d, figures.ERT, figures.Spec{X: o.ertX, LogY: o.ertLogY, Panels: o.ertPanel})
 	case plotCD:
 		return o.cdDiagram(ctx, d)
 	case plotProfile:
@@ -441,355 +358,20 @@ func plotFigure(ctx context.Context, d *db.DB, kind string, o *plotOptions) (*pl
 
 // selection returns the runs of --config, --experiment, --runs-where (over
 // run_results) and --where (over puzzle_catalog). check has checked the
-// predicates (one expression each), validate that each names only columns
-// of its view, and db reads them on a read-only connection.
+// predicates (one expression each), figures.Check that each names only
+// columns of its view, and db reads them on a read-only connection.
 func (o *plotOptions) selection() db.RunSelection {
 	return db.RunSelection{Experiment: o.experiment, Configs: o.configs, Where: o.where, RunsWhere: o.runsWhere}
 }
 
-// validate runs --where alone on puzzle_catalog and --runs-where alone on
-// run_results, so that a column the view lacks is an error naming the
-// flag.
-func (o *plotOptions) validate(ctx context.Context, d *db.DB) error {
-	field, err := d.CheckSelectionViews(ctx, o.selection())
-	if err == nil {
-		return nil
-	}
-	hint := map[string]string{
-		"where":      "--where filters the puzzle_catalog view, one row per puzzle and collection; --runs-where filters run_results",
-		"runs-where": "--runs-where filters the run_results view, one row per run",
-	}[field]
-	if sudokulab.ErrorCode(err) == sudokulab.EINVALID {
-		return sudokulab.Errorf(sudokulab.EINVALID, "plot --%s: %s (%s)", field, strings.TrimPrefix(err.Error(), "sql: "), hint)
-	}
-	return fmt.Errorf("plot --%s: %w", field, err)
-}
-
-// readErr says what plot was reading when err happened.
-func readErr(what string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return fmt.Errorf("plot %s: %w", what, err)
-}
-
-// configOrder sorts names in the order of --config, else by name.
-func (o *plotOptions) configOrder(names []string) {
-	slices.SortStableFunc(names, func(a, b string) int {
-		ia, ib := slices.Index(o.configs, a), slices.Index(o.configs, b)
-		if ia != ib {
-			return ia - ib
-		}
-		return strings.Compare(a, b)
-	})
-}
-
-// noRuns is the error for a selection without runs.
-func (o *plotOptions) noRuns(what string) error {
-	var sel []string
-	if len(o.configs) > 0 {
-		sel = append(sel, "--config "+strings.Join(o.configs, ","))
-	}
-	for _, f := range []struct{ flag, v string }{{"experiment", o.experiment}, {"where", o.where}, {"runs-where", o.runsWhere}} {
-		if f.v != "" {
-			sel = append(sel, fmt.Sprintf("--%s %q", f.flag, f.v))
-		}
-	}
-	if len(sel) == 0 {
-		sel = append(sel, "the database")
-	}
-	return sudokulab.Errorf(sudokulab.ENOTFOUND, "plot: no %s for %s", what, strings.Join(sel, " "))
-}
-
-// budgets returns the distinct budgets of the selected runs on the axis x.
-func (o *plotOptions) budgets(ctx context.Context, d *db.DB, x string) ([]float64, error) {
-	b, err := d.RunBudgets(ctx, o.selection(), x)
-	return b, readErr("budgets", err)
-}
-
-// panelNames returns the panel title of each selected puzzle: its id, a
-// label it has (in a collection --where matches), and its givens.
-func (o *plotOptions) panelNames(ctx context.Context, d *db.DB) (map[int64]string, error) {
-	puzzles, err := d.SelectedPuzzles(ctx, o.selection())
-	if err != nil {
-		return nil, readErr("puzzles", err)
-	}
-	out := map[int64]string{}
-	for _, p := range puzzles {
-		name := fmt.Sprintf("#%d", p.ID)
-		if p.Label != "" {
-			name += " " + p.Label
-		}
-		out[p.ID] = fmt.Sprintf("%s (%d givens)", name, p.Givens)
-	}
-	return out, nil
-}
-
-// perPanel decides between one panel per puzzle and one for all.
-func perPanel(mode string, puzzles int) bool {
-	switch mode {
-	case "puzzle":
-		return true
-	case "none":
-		return false
-	}
-	return puzzles >= 2 && puzzles <= 16
-}
-
-// trajectories reads the selected runs' trajectories on the axis x, in
-// configuration order, each run's points in order, with what each run
-// spent in all.
-func (o *plotOptions) trajectories(ctx context.Context, d *db.DB, what, x string) ([]plots.Trajectory, map[int64]string, error) {
-	read, err := d.Trajectories(ctx, o.selection(), x)
-	if err != nil {
-		return nil, nil, readErr(what, err)
-	}
-	if len(read) == 0 {
-		return nil, nil, o.noRuns("runs with trajectory points")
-	}
-	names, err := o.panelNames(ctx, d)
-	if err != nil {
-		return nil, nil, err
-	}
-	runs := make([]plots.Trajectory, len(read))
-	for i, r := range read {
-		runs[i] = plots.Trajectory{Config: r.Config, Panel: names[r.PuzzleID], Used: r.Spent, X: r.X, Best: r.Best}
-	}
-	var configs []string
-	for _, r := range runs {
-		if !slices.Contains(configs, r.Config) {
-			configs = append(configs, r.Config)
-		}
-	}
-	o.configOrder(configs)
-	slices.SortStableFunc(runs, func(a, b plots.Trajectory) int {
-		return slices.Index(configs, a.Config) - slices.Index(configs, b.Config)
-	})
-	return runs, names, nil
-}
-
-func (o *plotOptions) convergence(ctx context.Context, d *db.DB) (*plots.Figure, error) {
-	x, err := o.budgetAxis(ctx, d, o.convX, true)
-	if err != nil {
-		return nil, err
-	}
-	runs, names, err := o.trajectories(ctx, d, "convergence", x)
-	if err != nil {
-		return nil, err
-	}
-	budgets, err := o.budgets(ctx, d, x)
-	if err != nil {
-		return nil, err
-	}
-	o.budgetsDrawn = budgets
-	q := o.quantiles
-	if len(q) != 2 {
-		q = []float64{0.25, 0.75}
-	}
-	po := o.plotOpts()
-	po.LogY = o.convLogY
-	return plots.Convergence(plots.ConvergenceData{
-		Runs: runs, XLabel: axisLabel(x, ""), Budgets: budgets, BudgetName: budgetName(x), QuantLo: q[0], QuantHi: q[1],
-		PerPanel: perPanel(o.convPanels, len(names)),
-	}, po)
-}
-
-func (o *plotOptions) ert(ctx context.Context, d *db.DB) (*plots.Figure, error) {
-	x, err := o.budgetAxis(ctx, d, o.ertX, true)
-	if err != nil {
-		return nil, err
-	}
-	runs, names, err := o.trajectories(ctx, d, "ert", x)
-	if err != nil {
-		return nil, err
-	}
-	po := o.plotOpts()
-	po.LogY = o.ertLogY
-	return plots.ERTPlot(plots.ERTData{Runs: runs, XLabel: axisLabel(x, ""), PerPanel: perPanel(o.ertPanel, len(names))}, po)
-}
-
-func (o *plotOptions) ecdf(ctx context.Context, d *db.DB) (*plots.Figure, error) {
-	x, err := o.budgetAxis(ctx, d, o.ecdfX, false)
-	if err != nil {
-		return nil, err
-	}
-	times, err := d.RunTimes(ctx, o.selection(), x)
-	if err != nil {
-		return nil, readErr("ecdf", err)
-	}
-	if len(times) == 0 {
-		return nil, o.noRuns("runs")
-	}
-	col := db.SpentColumn(x)
-	byName := map[string]*plots.RunTimes{}
-	var names, units []string
-	used, missing := 0.0, 0
-	for _, t := range times {
-		x := t.Spent
-		if math.IsNaN(x) {
-			missing++
-			continue
-		}
-		name := t.Config
-		rt, ok := byName[name]
-		if !ok {
-			rt = &plots.RunTimes{Config: name}
-			byName[name] = rt
-			names = append(names, name)
-		}
-		rt.Runs++
-		used = max(used, x)
-		if t.Solved {
-			rt.Hits = append(rt.Hits, x)
-		}
-		if u := t.EffortUnit; !slices.Contains(units, u) {
-			units = append(units, u)
-		}
-	}
-	if missing > 0 && o.warn != nil {
-		fmt.Fprintf(o.warn, "plot ecdf: %d runs left out: no %s recorded (runs older than the column)\n", missing, col)
-	}
-	if len(names) == 0 {
-		return nil, o.noRuns("runs with " + col)
-	}
-	o.configOrder(names)
-	rts := make([]plots.RunTimes, len(names))
-	for i, n := range names {
-		rts[i] = *byName[n]
-	}
-	budgets, err := o.budgets(ctx, d, x)
-	if err != nil {
-		return nil, err
-	}
-	o.budgetsDrawn = budgets
-	return plots.ECDF(plots.ECDFData{Series: rts, XLabel: axisLabel(x, units[0]), Budgets: budgets, BudgetName: budgetName(x), Used: used}, o.plotOpts())
-}
-
-func (o *plotOptions) success(ctx context.Context, d *db.DB) (*plots.Figure, error) {
-	sel := o.selection()
-	totals, err := d.SuccessTotals(ctx, sel)
-	if err != nil {
-		return nil, readErr("success", err)
-	}
-	if len(totals) == 0 {
-		return nil, o.noRuns("runs")
-	}
-	by := o.by
-	var counts []db.SuccessCount
-	groupBy := ""
-	if by == "label" {
-		if counts, err = d.SuccessByLabel(ctx, sel, o.rater); err != nil {
-			return nil, readErr("success", err)
-		}
-		groupBy = o.rater + " label"
-		labelled := slices.ContainsFunc(counts, func(c db.SuccessCount) bool { return c.Group != "(no label)" })
-		if !labelled {
-			by = "collection"
-		}
-	}
-	switch by {
-	case "collection":
-		counts, err = d.SuccessByCollection(ctx, sel)
-		groupBy = "collection"
-	case "all":
-		counts = nil
-		for _, c := range totals {
-			c.Group = "all runs"
-			counts = append(counts, c)
-		}
-		groupBy = "configuration"
-	}
-	if err != nil {
-		return nil, readErr("success", err)
-	}
-	if len(counts) == 0 {
-		return nil, o.noRuns("runs")
-	}
-	var names []string
-	for _, c := range totals {
-		names = append(names, c.Config)
-	}
-	o.configOrder(names)
-	return plots.Success(successBars(names, groupBy, totals, counts), o.plotOpts())
-}
-
-// successGroups returns the groups of counts in the order drawn: labels
-// by their level, then by their mean rating, then by name; "(no label)"
-// and "(none)" last.
-func successGroups(counts []db.SuccessCount) []string {
-	type group struct {
-		name          string
-		level, value  float64
-		runs          float64
-		hasL, hasV, z bool
-	}
-	var groups []group
-	for _, c := range counts {
-		i := slices.IndexFunc(groups, func(g group) bool { return g.name == c.Group })
-		if i < 0 {
-			groups = append(groups, group{name: c.Group, z: strings.HasPrefix(c.Group, "(")})
-			i = len(groups) - 1
-		}
-		g := &groups[i]
-		if !math.IsNaN(c.Level) {
-			g.level, g.hasL = c.Level, true
-		}
-		if !math.IsNaN(c.Value) {
-			n := float64(c.Runs)
-			g.value = (g.value*g.runs + c.Value*n) / (g.runs + n)
-			g.runs += n
-			g.hasV = true
-		}
-	}
-	slices.SortStableFunc(groups, func(a, b group) int {
-		switch {
-		case a.z != b.z:
-			return map[bool]int{true: 1, false: -1}[a.z]
-		case a.hasL && b.hasL && a.level != b.level:
-			return cmpFloat(a.level, b.level)
-		case a.hasL != b.hasL:
-			return map[bool]int{true: -1, false: 1}[a.hasL]
-		case a.hasV && b.hasV && a.value != b.value:
-			return cmpFloat(a.value, b.value)
-		}
-		return strings.Compare(a.name, b.name)
-	})
-	out := make([]string, len(groups))
-	for i, g := range groups {
-		out[i] = g.name
-	}
-	return out
-}
-
-// successBars lays the counts out as bars: one row per configuration of
-// names, one column per group.
-func successBars(names []string, groupBy string, totals, counts []db.SuccessCount) plots.Bars {
-	bars := plots.Bars{Configs: names, GroupBy: groupBy, Groups: successGroups(counts)}
-	bars.Solved = make([][]int, len(names))
-	bars.Runs = make([][]int, len(names))
-	bars.TotalSolved = make([]int, len(names))
-	bars.TotalRuns = make([]int, len(names))
-	for i := range names {
-		bars.Solved[i] = make([]int, len(bars.Groups))
-		bars.Runs[i] = make([]int, len(bars.Groups))
-	}
-	for _, c := range totals {
-		i := slices.Index(names, c.Config)
-		bars.TotalRuns[i], bars.TotalSolved[i] = c.Runs, c.Solved
-	}
-	for _, c := range counts {
-		i := slices.Index(names, c.Config)
-		j := slices.Index(bars.Groups, c.Group)
-		bars.Runs[i][j], bars.Solved[i][j] = c.Runs, c.Solved
-	}
-	return bars
-}
-
-func cmpFloat(a, b float64) int {
-	if a < b {
-		return -1
-	}
-	return 1
+// draw draws one picture with draw (a function of package figures) and
+// the flags of its kind in s, and keeps its axis, the note on it and the
+// budgets drawn, for a caption.
+func (o *plotOptions) draw(ctx context.Context, d *db.DB, draw func(context.Context, *db.DB, figures.Spec) (figures.Drawn, error), s figures.Spec) (*plots.Figure, error) {
+	s.Selection, s.Options, s.AxisAsked, s.Warn = o.selection(), o.plotOpts(), o.axisAsked, o.warn
+	drawn, err := draw(ctx, d, s)
+	o.axis, o.axisNote, o.budgetsDrawn = drawn.Axis, drawn.AxisNote, drawn.Budgets
+	return drawn.Figure, err
 }
 
 // toInt reads an integer cell of a db.Table; NULL is 0.

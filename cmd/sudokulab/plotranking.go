@@ -7,6 +7,7 @@ import (
 	"sudokulab"
 	"sudokulab/compare"
 	"sudokulab/db"
+	"sudokulab/figures"
 	"sudokulab/plots"
 	"sudokulab/ranking"
 )
@@ -92,13 +93,5 @@ func (o *plotOptions) profile(ctx context.Context, d *db.DB) (*plots.Figure, err
 }
 
 func (o *plotOptions) aggECDF(ctx context.Context, d *db.DB) (*plots.Figure, error) {
-	x, err := o.budgetAxis(ctx, d, o.rank.aggX, true)
-	if err != nil {
-		return nil, err
-	}
-	runs, _, err := o.trajectories(ctx, d, "aggecdf", x)
-	if err != nil {
-		return nil, err
-	}
-	return plots.AggregatedECDF(plots.AggECDFData{Runs: runs, XLabel: axisLabel(x, "")}, o.plotOpts())
+	return o.draw(ctx, d, figures.AggECDF, figures.Spec{X: o.rank.aggX})
 }

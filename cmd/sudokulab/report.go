@@ -15,6 +15,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/figures"
 	"sudokulab/plots"
 	"sudokulab/report"
 	"sudokulab/runner"
@@ -140,15 +141,15 @@ func reportFigures(ctx context.Context, d *db.DB, o *reportOptions, rep *report.
 				report.Num(100*o.level) + " % Wilson intervals and solved/runs above each bar. " + top
 		}},
 		{plotECDF, "Runtime distribution (ECDF)", func(p *plotOptions) { p.ecdfX = "effort" }, func(p *plotOptions) string {
-			return "Fraction of each configuration's runs solved within each budget of " + axisLabel(p.axis, rep.Unit) + axisWhy(p) +
+			return "Fraction of each configuration's runs solved within each budget of " + figures.AxisLabel(p.axis, rep.Unit) + axisWhy(p) +
 				", with a bootstrap confidence band" + budgetCaption(p) + ". " + top
 		}},
 		{plotConvergence, "Convergence", nil, func(p *plotOptions) string {
-			return "Median best cost against " + axisLabel(p.axis, "") + ", with the band between the quartiles, from the stored trajectory points; one panel per puzzle for 2 to 16 puzzles" +
+			return "Median best cost against " + figures.AxisLabel(p.axis, "") + ", with the band between the quartiles, from the stored trajectory points; one panel per puzzle for 2 to 16 puzzles" +
 				budgetCaption(p) + ". " + top
 		}},
 		{plotERT, "ERT against the target cost", nil, func(p *plotOptions) string {
-			return "Expected running time in " + axisLabel(p.axis, "") + axisWhy(p) +
+			return "Expected running time in " + figures.AxisLabel(p.axis, "") + axisWhy(p) +
 				" to reach each target cost (as IOHanalyzer draws it), from the stored trajectory points. " + top
 		}},
 	}
@@ -202,7 +203,7 @@ func budgetCaption(p *plotOptions) string {
 	}
 	slices.Sort(bs)
 	bs = slices.Compact(bs)
-	unit := axisLabel(p.axis, "")
+	unit := figures.AxisLabel(p.axis, "")
 	switch p.axis {
 	case "seconds", "cpu":
 		unit = "s of wall-clock time (the runs' time limit)"

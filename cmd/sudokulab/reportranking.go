@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"sudokulab/db"
+	"sudokulab/figures"
 	"sudokulab/plots"
 	"sudokulab/ranking"
 	"sudokulab/report"
@@ -20,7 +21,7 @@ func rankingFigures(ctx context.Context, d *db.DB, o *reportOptions) []report.Fi
 				" (1 is the best), with Nemenyi's critical difference at 0.05: configurations joined by a bar do not differ significantly (Demšar 2006)."
 		}},
 		{plotAggECDF, "Aggregated runtime ECDF", nil, func(p *plotOptions) string {
-			return "Fraction of each configuration's (run, target) pairs reached within each budget of " + axisLabel(p.axis, "") + axisWhy(p) +
+			return "Fraction of each configuration's (run, target) pairs reached within each budget of " + figures.AxisLabel(p.axis, "") + axisWhy(p) +
 				", over every puzzle and the cost targets 0 and 1/2, 1/4, ... of each puzzle's median starting cost, as COCO's cocopp aggregates runtimes; the legend gives the area under each curve (higher is better) and orders the configurations by it. With more than 12, the 12 with the largest area are drawn."
 		}},
 	}
