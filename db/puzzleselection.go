@@ -1,8 +1,11 @@
 package db
 
 import (
+	"context"
 	"strconv"
 	"strings"
+
+	"github.com/jmoiron/sqlx"
 )
 
 // PuzzlePredicate is the predicate over the view puzzle_catalog that
@@ -25,4 +28,16 @@ func PuzzlePredicate(where, collection string, ids []int64) (string, error) {
 		in[i] = strconv.FormatInt(id, 10)
 	}
 	return AndPredicates(pred, "id IN ("+strings.Join(in, ", ")+")")
+}
+
+// SelectionPredicate is PuzzlePredicate once the collection, when named,
+// is known to exist: a missing one is GetCollection's ENOTFOUND error,
+// said before any fault of where.
+func SelectionPredicate(ctx context.Context, x sqlx.ExtContext, where, collection string, ids []int64) (string, error) {
+	if collection != "" {
+		if _, err := GetCollection(ctx, x, collection); err != nil {
+			return "", err
+		}
+	}
+	return PuzzlePredicate(where, collection, ids)
 }

@@ -1,6 +1,7 @@
 package db_test
 
 import (
+	"context"
 	"testing"
 
 	"sudokulab"
@@ -41,4 +42,30 @@ func TestPuzzlePredicate(t *testing.T) {
 			t.Errorf("PuzzlePredicate(%q) = %q, %v; want EINVALID", where, got, err)
 		}
 	}
+}
+
+// TestSelectionPredicate refuses a collection that does not exist before
+// looking at where, and is PuzzlePredicate for one that does.
+func TestSelectionPredicate(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		d := b.open(t)
+		if _, err := db.EnsureCollection(ctx, d, "o'brien", ""); err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.SelectionPredicate(ctx, d, "givens < 30", "o'brien", []int64{4})
+		want, _ := db.PuzzlePredicate("givens < 30", "o'brien", []int64{4})
+		if err != nil || got != want {
+			t.Errorf("existing collection: %q, %v; want %q", got, err, want)
+		}
+		if got, err := db.SelectionPredicate(ctx, d, "givens < 30", "", nil); err != nil || got != "givens < 30" {
+			t.Errorf("no collection: %q, %v", got, err)
+		}
+		if _, err := db.SelectionPredicate(ctx, d, "0) OR (1=1", "none", nil); sudokulab.ErrorCode(err) != sudokulab.ENOTFOUND {
+			t.Errorf("missing collection and a bad where: %v, want not found", err)
+		}
+		if _, err := db.SelectionPredicate(ctx, d, "0) OR (1=1", "o'brien", nil); sudokulab.ErrorCode(err) != sudokulab.EINVALID {
+			t.Errorf("bad where: %v, want invalid", err)
+		}
+	})
 }

@@ -155,13 +155,8 @@ func resolve(ctx context.Context, d *db.DB, reg Registry, s Spec) (queued, error
 		cat:   &DBCatalog{DB: d, Registry: reg},
 		lease: s.Lease, whileWorking: true, enqueueOnly: s.EnqueueOnly,
 	}
-	if s.Collection != "" {
-		if _, err := db.GetCollection(ctx, d, s.Collection); err != nil {
-			return q, err
-		}
-	}
 	var err error
-	if q.spec.Where, err = db.PuzzlePredicate(s.Where, s.Collection, s.PuzzleIDs); err != nil {
+	if q.spec.Where, err = db.SelectionPredicate(ctx, d, s.Where, s.Collection, s.PuzzleIDs); err != nil {
 		return q, err
 	}
 	if q.puzzles, err = db.CountPlanPuzzles(ctx, d, q.spec); err != nil {

@@ -62,10 +62,7 @@ func runCount(ctx context.Context, cmd *cobra.Command, o *countOptions) error {
 		return err
 	}
 	defer d.Close()
-	if err := checkCollection(ctx, d, o.collection); err != nil {
-		return err
-	}
-	where, err := puzzlePredicate(o.where, o.collection)
+	where, err := db.SelectionPredicate(ctx, d, o.where, o.collection, nil)
 	if err != nil {
 		return err
 	}

@@ -194,10 +194,7 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := checkCollection(ctx, d, o.collection); err != nil {
-		return err
-	}
-	where, err := puzzlePredicate(o.where, o.collection)
+	where, err := db.SelectionPredicate(ctx, d, o.where, o.collection, nil)
 	if err != nil {
 		return err
 	}
