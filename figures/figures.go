@@ -18,6 +18,7 @@ import (
 	"sudokulab/compare"
 	"sudokulab/db"
 	"sudokulab/plots"
+	"sudokulab/ranking"
 )
 
 // Spec says which runs a picture draws and how. The zero values of the
@@ -45,6 +46,8 @@ type Spec struct {
 	// Rater and By group the success bars: By is label (of Rater),
 	// collection or all.
 	Rater, By string
+	// Ranking ranks the configurations of CD and Profile.
+	Ranking ranking.Options
 	// Warn receives notes on runs left out and axes replaced; nil
 	// discards them.
 	Warn io.Writer

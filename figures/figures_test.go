@@ -73,6 +73,8 @@ func TestGolden(t *testing.T) {
 		{"convergence", figures.Convergence, spec("generations", configs[0], configs[2]), "generations", "", "", true, []string{"generations"}},
 		{"ert", figures.ERT, spec("evaluations", configs[0], configs[2]), "evaluations", "", "", false, []string{"evaluations"}},
 		{"success", figures.Success, spec("", configs...), "", "", "", false, []string{"lewis-sa-2007"}},
+		{"cd", figures.CD, spec("", configs...), "", "in cpu seconds: ", "", false, []string{"Critical difference diagram", "exact"}},
+		{"profile", figures.Profile, spec("", configs[0], configs[2]), "", "", "", false, []string{"lewis-sa-2007"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

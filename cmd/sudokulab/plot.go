@@ -347,11 +347,11 @@ func plotFigure(ctx context.Context, d *db.DB, kind string, o *plotOptions) (*pl
 	case plotERT:
 		return o.draw(ctx, d, figures.ERT, figures.Spec{X: o.ertX, LogY: o.ertLogY, Panels: o.ertPanel})
 	case plotCD:
-		return o.cdDiagram(ctx, d)
+		return o.draw(ctx, d, figures.CD, o.rankSpec())
 	case plotProfile:
-		return o.profile(ctx, d)
+		return o.draw(ctx, d, figures.Profile, o.rankSpec())
 	case plotAggECDF:
-		return o.aggECDF(ctx, d)
+		return o.draw(ctx, d, figures.AggECDF, figures.Spec{X: o.rank.aggX})
 	}
 	return nil, o.check(kind)
 }

@@ -2,13 +2,10 @@ package main
 
 import (
 	"cmp"
-	"context"
 
 	"sudokulab"
 	"sudokulab/compare"
-	"sudokulab/db"
 	"sudokulab/figures"
-	"sudokulab/plots"
 	"sudokulab/ranking"
 )
 
@@ -45,53 +42,13 @@ func (o *plotOptions) checkRanking(kind string) error {
 	return cmp.Or(ranking.CheckAlpha(o.rank.alpha), ranking.CheckParK(o.rank.parK))
 }
 
-// ranked ranks the selected configurations as compare does; without
-// --time, efforts in different units are ranked on CPU seconds, as the
-// note says.
-func (o *plotOptions) ranked(ctx context.Context, d *db.DB) (*ranking.Result, error) {
+// rankSpec returns the ranking of the flags; without --time, efforts in
+// different units are ranked on CPU seconds, as the note says.
+func (o *plotOptions) rankSpec() figures.Spec {
 	m, _ := ranking.ParseMeasure(o.rank.measure)
 	var t compare.Measure
 	if o.rank.timeAsked {
 		t = compare.Measure(o.rank.time)
 	}
-	res, err := ranking.Compute(ctx, d, db.RunSelection{Experiment: o.experiment, Configs: o.configs, Where: o.where, RunsWhere: o.runsWhere},
-		ranking.Options{Measure: m, Time: t, ParK: o.rank.parK, Alpha: o.rank.alpha})
-	if err != nil {
-		return nil, err
-	}
-	o.axisNote = res.Note
-	return res, nil
-}
-
-func (o *plotOptions) cdDiagram(ctx context.Context, d *db.DB) (*plots.Figure, error) {
-	res, err := o.ranked(ctx, d)
-	if err != nil {
-		return nil, err
-	}
-	return plots.CDDiagram(plots.CDData{
-		Configs: res.Configs, MeanRanks: res.Friedman.MeanRanks, CD: res.CD, Alpha: res.Options.Alpha,
-		Puzzles: res.Puzzles, Measure: res.Measure(),
-	}, o.plotOpts())
-}
-
-func (o *plotOptions) profile(ctx context.Context, d *db.DB) (*plots.Figure, error) {
-	res, err := o.ranked(ctx, d)
-	if err != nil {
-		return nil, err
-	}
-	costs := make([][]float64, len(res.Configs))
-	for j := range costs {
-		for _, row := range res.Scores {
-			costs[j] = append(costs[j], row[j])
-		}
-	}
-	shift := 0.0
-	if res.Unit == "evaluations" || res.Unit == "nodes" {
-		shift = 1
-	}
-	return plots.PerformanceProfile(plots.ProfileData{Configs: res.Configs, Costs: costs, Measure: res.Measure(), Shift: shift}, o.plotOpts())
-}
-
-func (o *plotOptions) aggECDF(ctx context.Context, d *db.DB) (*plots.Figure, error) {
-	return o.draw(ctx, d, figures.AggECDF, figures.Spec{X: o.rank.aggX})
+	return figures.Spec{Ranking: ranking.Options{Measure: m, Time: t, ParK: o.rank.parK, Alpha: o.rank.alpha}}
 }
