@@ -2,6 +2,7 @@ package tune_test
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,4 +87,46 @@ func TestSpaceOf(t *testing.T) {
 			t.Errorf("%v %v: error %v, want %q", c.ranges, c.fixed, err, c.err)
 		}
 	}
+}
+
+// FuzzParseRange wants any text either refused or read into a range that
+// keeps within the declaration: a non-empty finite interval (positive on
+// the log scale, whole for an integer) or at least two distinct allowed
+// choices.
+func FuzzParseRange(f *testing.F) {
+	for _, s := range []string{"1..10", "log:1..1000", "0.5..0.9", "a|b", "full|groups|none", "log:a|b", "..", "1..", "inf..1", "1e308..1e309", "-0..0"} {
+		f.Add(s)
+	}
+	specs := []sudokulab.ParamSpec{
+		{Name: "n", Kind: sudokulab.ParamInt, Min: 1, Max: 1e9},
+		{Name: "x", Kind: sudokulab.ParamFloat, Min: -1, Max: 1},
+		{Name: "b", Kind: sudokulab.ParamBool},
+		{Name: "c", Kind: sudokulab.ParamChoice, Choices: []string{"full", "groups", "none"}},
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, spec := range specs {
+			p, err := tune.ParseRange(spec, text)
+			if err != nil {
+				continue
+			}
+			switch p.Kind {
+			case tune.Categorical:
+				seen := map[string]bool{}
+				for _, c := range p.Choices {
+					if seen[c] || (spec.Kind == sudokulab.ParamChoice && !slices.Contains(spec.Choices, c)) {
+						t.Fatalf("%s=%q: choices %v", spec.Name, text, p.Choices)
+					}
+					seen[c] = true
+				}
+				if len(p.Choices) < 2 {
+					t.Fatalf("%s=%q: choices %v", spec.Name, text, p.Choices)
+				}
+			default:
+				if !(p.Min < p.Max) || p.Min < spec.Min || p.Max > spec.Max || math.IsInf(p.Min, 0) || math.IsInf(p.Max, 0) ||
+					(p.Log && p.Min <= 0) || (p.Kind == tune.Int && (p.Min != math.Trunc(p.Min) || p.Max != math.Trunc(p.Max))) {
+					t.Fatalf("%s=%q: %+v", spec.Name, text, p)
+				}
+			}
+		}
+	})
 }
