@@ -10,9 +10,9 @@
 // inline, it links to no other address and runs no script, so it opens
 // offline, in a mail attachment or from an archive years later.
 //
-// Build reads a Report from a database (read-only); the caller adds the
-// pictures (Figure, InlineSVG), since drawing them is the plot command's
-// business; Render writes the page.
+// Build reads a Report from a database (read-only); DrawFigures and
+// DrawRankingFigures draw its pictures with plot's own code (package
+// figures); Render writes the page.
 package report
 
 import (

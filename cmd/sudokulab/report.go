@@ -4,19 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"html/template"
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"sudokulab"
-	"sudokulab/db"
-	"sudokulab/figures"
-	"sudokulab/plots"
 	"sudokulab/report"
 	"sudokulab/runner"
 )
@@ -101,9 +95,9 @@ func runReport(ctx context.Context, cmd *cobra.Command, o *reportOptions) error 
 		return err
 	}
 	if !o.noPlots {
-		rep.Figures = reportFigures(ctx, d, o, rep)
+		rep.Figures = report.DrawFigures(ctx, d, rep, o.experiment, o.level)
 		if rep.Ranking != nil && rep.Ranking.Err == "" {
-			rep.Ranking.Figures = rankingFigures(ctx, d, o)
+			rep.Ranking.Figures = report.DrawRankingFigures(ctx, d, o.experiment)
 		}
 	}
 	var page bytes.Buffer
@@ -116,128 +110,6 @@ func runReport(ctx context.Context, cmd *cobra.Command, o *reportOptions) error 
 	fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s: %d configurations, %d puzzles, %d runs, %d comparisons, %d pictures\n",
 		o.out, rep.Summary.Configs, rep.Summary.Puzzles, rep.Summary.Runs, len(rep.Comparisons.Pairs), len(rep.Figures))
 	return nil
-}
-
-// reportFigure is one picture of the report: the plot kind, the flags
-// that differ from plot's defaults, and its caption, written after the
-// picture is drawn so that it says what the picture shows (its axis, its
-// budget line).
-type reportFigure struct {
-	kind, title string
-	set         func(p *plotOptions)
-	caption     func(p *plotOptions) string
-}
-
-// reportFigures draws the pictures of the experiment's runs with plot's
-// own code (plotFigure), whose axes are chosen as plot chooses them
-// without --x: in the solvers' effort when they count it in one unit,
-// else in time, as compare decides. A picture that cannot be drawn (no
-// trajectory points, say) says why on the page instead.
-func reportFigures(ctx context.Context, d *db.DB, o *reportOptions, rep *report.Report) []report.Figure {
-	top := fmt.Sprintf("With more than %d configurations, the %d best by success rate are drawn, as the picture says.", plots.MaxSeries, plots.MaxSeries)
-	figs := []reportFigure{
-		{plotSuccess, "Success rates", nil, func(p *plotOptions) string {
-			return "Success rate of each configuration per difficulty label of the human rater (or per collection when the puzzles have no human rating), with " +
-				report.Num(100*o.level) + " % Wilson intervals and solved/runs above each bar. " + top
-		}},
-		{plotECDF, "Runtime distribution (ECDF)", func(p *plotOptions) { p.ecdfX = "effort" }, func(p *plotOptions) string {
-			return "Fraction of each configuration's runs solved within each budget of " + figures.AxisLabel(p.axis, rep.Unit) + axisWhy(p) +
-				", with a bootstrap confidence band" + budgetCaption(p) + ". " + top
-		}},
-		{plotConvergence, "Convergence", nil, func(p *plotOptions) string {
-			return "Median best cost against " + figures.AxisLabel(p.axis, "") + ", with the band between the quartiles, from the stored trajectory points; one panel per puzzle for 2 to 16 puzzles" +
-				budgetCaption(p) + ". " + top
-		}},
-		{plotERT, "ERT against the target cost", nil, func(p *plotOptions) string {
-			return "Expected running time in " + figures.AxisLabel(p.axis, "") + axisWhy(p) +
-				" to reach each target cost (as IOHanalyzer draws it), from the stored trajectory points. " + top
-		}},
-	}
-	var out []report.Figure
-	for _, f := range figs {
-		p := &plotOptions{
-			options: o.options, experiment: o.experiment, top: plots.MaxSeries,
-			convX: "generations", convPanels: "auto", quantiles: []float64{0.25, 0.75},
-			ecdfX: "evaluations", resamples: 1000, level: o.level,
-			rater: "human", by: "label",
-			ertX: "evaluations", ertLogY: true, ertPanel: "auto",
-		}
-		if f.set != nil {
-			f.set(p)
-		}
-		out = append(out, f.draw(ctx, d, p))
-	}
-	return out
-}
-
-// draw draws the picture with the plot options p, or says why it could
-// not.
-func (f reportFigure) draw(ctx context.Context, d *db.DB, p *plotOptions) report.Figure {
-	fig := report.Figure{ID: "figure-" + f.kind, Title: f.title}
-	if svg, err := reportSVG(ctx, d, f.kind, p); err != nil {
-		fig.Err = err.Error()
-	} else {
-		fig.SVG = svg
-		fig.Caption = f.caption(p)
-	}
-	return fig
-}
-
-// axisWhy says why a picture's axis is time, when the efforts do not
-// compare.
-func axisWhy(p *plotOptions) string {
-	if p.axisNote == "" {
-		return ""
-	}
-	_, why, _ := strings.Cut(p.axisNote, ": ")
-	return " (" + why + ")"
-}
-
-// budgetCaption describes the dashed budget line(s) a picture has: all
-// the budgets when there are at most three, else the largest (as plots
-// draws them); nothing when the runs had no limit on its axis.
-func budgetCaption(p *plotOptions) string {
-	bs := slices.Clone(p.budgetsDrawn)
-	if len(bs) == 0 {
-		return ""
-	}
-	slices.Sort(bs)
-	bs = slices.Compact(bs)
-	unit := figures.AxisLabel(p.axis, "")
-	switch p.axis {
-	case "seconds", "cpu":
-		unit = "s of wall-clock time (the runs' time limit)"
-	case "effort":
-		unit = "evaluations"
-	}
-	if len(bs) > 3 {
-		return fmt.Sprintf("; the dashed line marks the largest of the runs' %d budgets, %s %s", len(bs), plots.FormatNumber(bs[len(bs)-1]), unit)
-	}
-	vs := make([]string, len(bs))
-	for i, b := range bs {
-		vs[i] = plots.FormatNumber(b)
-	}
-	what := "line marks the runs' budget"
-	if len(bs) > 1 {
-		what = "lines mark the runs' budgets"
-	}
-	return fmt.Sprintf("; the dashed %s, %s %s", what, strings.Join(vs, ", "), unit)
-}
-
-// reportSVG draws one picture as an inline SVG element.
-func reportSVG(ctx context.Context, d *db.DB, kind string, p *plotOptions) (template.HTML, error) {
-	if err := p.check(kind); err != nil {
-		return "", err
-	}
-	fig, err := plotFigure(ctx, d, kind, p)
-	if err != nil {
-		return "", err
-	}
-	var b bytes.Buffer
-	if err := fig.WriteSVG(&b); err != nil {
-		return "", err
-	}
-	return report.InlineSVG(b.Bytes())
 }
 
 // writeFileAtomic writes data to path through a temporary file in the
