@@ -58,7 +58,7 @@ func TestCommandsGolden(t *testing.T) {
 			stdout = string(blankColumns(t, []byte(stdout), timeColumns...))
 		}
 		b.WriteString(stdout)
-		b.WriteString("--- stderr\n" + stderr)
+		b.WriteString("--- stderr\n" + dropProgressLines(stderr))
 		b.WriteString("--- exit " + string(rune('0'+code)) + "\n")
 		for _, f := range s.files {
 			b.WriteString(filesText(t, dir, f))
@@ -250,4 +250,38 @@ func columnOf(f []string) int {
 		}
 	}
 	return -1
+}
+
+// progressLine matches the lines a command prints every few seconds while
+// it works (internal/progress) when standard error is not a terminal: how
+// many come depends on the machine's speed and load. The last line of a
+// run ("runs 44/44, ...") is printed whatever the speed and is kept.
+var progressLine = regexp.MustCompile(`^(runs (\d+)/(\d+), solved \d+, elapsed .*|\w+ \d+/\d+(: .*)?, elapsed [^,]*|.*: \d+ puzzles, \d+ of \d+ bytes, elapsed .*)$`)
+
+// dropProgressLines removes the periodic progress lines from s.
+func dropProgressLines(s string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if m := progressLine.FindStringSubmatch(strings.TrimSuffix(l, "\n")); m != nil && !(m[2] != "" && m[2] == m[3]) {
+			continue
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+func TestDropProgressLines(t *testing.T) {
+	in := "11 puzzles matched\n" +
+		"runs 20/44, solved 3, elapsed 5s, remaining ~6s\n" +
+		"runs 44/44, solved 25, elapsed 11s, remaining ~0s\n" +
+		"rate 3/5: 2 written, elapsed 5s\n" +
+		"count 7/9, elapsed 10s\n" +
+		"x.txt: 10 puzzles, 100 of 200 bytes, elapsed 5s\n" +
+		"rated 5 puzzles by 4 raters; skipped 0 ratings\n"
+	want := "11 puzzles matched\n" +
+		"runs 44/44, solved 25, elapsed 11s, remaining ~0s\n" +
+		"rated 5 puzzles by 4 raters; skipped 0 ratings\n"
+	if got := dropProgressLines(in); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
 }
