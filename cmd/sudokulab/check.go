@@ -121,8 +121,8 @@ func entryRow(e fileEntry) []any {
 }
 
 func runCheck(ctx context.Context, cmd *cobra.Command, o *checkOptions, files []string) error {
-	if o.jobs < 1 {
-		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)
+	if err := checkJobs(o.jobs); err != nil {
+		return err
 	}
 	fr, err := fileReaderOf(o.fileFormat, &o.decodeFlags)
 	if err != nil {

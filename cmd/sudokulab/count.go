@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/importers/recount"
 	"sudokulab/internal/progress"
@@ -54,8 +53,8 @@ the puzzles counted since.`,
 }
 
 func runCount(ctx context.Context, cmd *cobra.Command, o *countOptions) error {
-	if o.jobs < 1 {
-		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)
+	if err := checkJobs(o.jobs); err != nil {
+		return err
 	}
 	d, err := o.openWrite(ctx)
 	if err != nil {

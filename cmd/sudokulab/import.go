@@ -131,8 +131,8 @@ func runImport(ctx context.Context, cmd *cobra.Command, o *importOptions, files 
 	case o.pipeLimitMiB > math.MaxInt64>>20:
 		popts.SpoolLimit = -1
 	}
-	if o.jobs < 1 {
-		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)
+	if err := checkJobs(o.jobs); err != nil {
+		return err
 	}
 	var err error
 	if popts.Decode, err = o.decodeFlags.options(); err != nil {

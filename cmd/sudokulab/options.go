@@ -126,3 +126,12 @@ func openError(target string, err error) error {
 	}
 	return fmt.Errorf("open %s: %w", db.Redact(target), err)
 }
+
+// checkJobs is the EINVALID error of a --jobs below 1, or nil: every
+// command with --jobs refuses the same values with the same words.
+func checkJobs(jobs int) error {
+	if jobs < 1 {
+		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", jobs)
+	}
+	return nil
+}

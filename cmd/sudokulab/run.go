@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/internal/progress"
 	"sudokulab/runner"
@@ -86,8 +85,8 @@ Puzzles are selected from the view puzzle_catalog (docs/schema.md) by
 }
 
 func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
-	if o.jobs < 1 {
-		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)
+	if err := checkJobs(o.jobs); err != nil {
+		return err
 	}
 	// The first error of the flags' values or the spec, before the database is opened.
 	spec, errs := o.spec, make([]error, 3)

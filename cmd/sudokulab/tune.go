@@ -119,7 +119,7 @@ func runTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions, args []str
 	case spec.Budget < 1:
 		return sudokulab.Errorf(sudokulab.EINVALID, "--budget %d: want a number of runs above 0", spec.Budget)
 	case o.jobs < 1:
-		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)
+		return checkJobs(o.jobs)
 	case spec.Lease < 3*time.Second:
 		return sudokulab.Errorf(sudokulab.EINVALID, "--lease %v: want at least 3s", spec.Lease)
 	case o.export != "" && o.export != "irace":

@@ -55,10 +55,10 @@ and reported as abandoned by sudokulab experiments show.`,
 }
 
 func runWorker(ctx context.Context, cmd *cobra.Command, o *workerOptions) error {
-	switch {
-	case o.jobs < 1:
-		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", o.jobs)
-	case o.lease < 3*time.Second:
+	if err := checkJobs(o.jobs); err != nil {
+		return err
+	}
+	if o.lease < 3*time.Second {
 		return sudokulab.Errorf(sudokulab.EINVALID, "--lease %v: want at least 3s", o.lease)
 	}
 	d, err := o.open(ctx)
