@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,13 +12,6 @@ import (
 	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/runexport"
-)
-
-// csvFileName is the file export-runs --format csv writes into a folder,
-// and runsFileName the per-run table beside it.
-const (
-	csvFileName  = "trajectories.csv"
-	runsFileName = "runs.csv"
 )
 
 type exportRunsOptions struct {
@@ -52,10 +43,10 @@ trajectory points, as the runs are read:
   csv          a tidy long table, one row per trajectory point with its run's
                columns (a run without points gets one row of its final
                values), into -o FILE.csv, -o - (standard output), or
-               DIR/` + csvFileName + `; and beside it (not with -o -) a table
+               DIR/` + runexport.CSVFileName + `; and beside it (not with -o -) a table
                of one row per run (its configuration and parameters, puzzle,
                seed, budget, outcome, effort in every unit; seconds to the
-               nanosecond) in FILE-runs.csv or DIR/` + runsFileName + `.
+               nanosecond) in FILE-runs.csv or DIR/` + runexport.RunsFileName + `.
 
 docs/export-runs.md describes every file, field and column. The folder given
 to iohprofiler must be new or empty. The database is only read.`,
@@ -86,13 +77,7 @@ func runExportRuns(ctx context.Context, cmd *cobra.Command, o *exportRunsOptions
 			return err
 		}
 	}
-	var (
-		w     runexport.Writer
-		where string // what the summary says was written
-		file  *lazyFile
-		// runsFile is the per-run table beside file.
-		runsFile *lazyFile
-	)
+	var out *runexport.Output
 	switch o.fileFormat {
 	case "iohprofiler":
 		if o.output == "-" {
@@ -101,20 +86,9 @@ func runExportRuns(ctx context.Context, cmd *cobra.Command, o *exportRunsOptions
 		if err := newOrEmptyDir(o.output); err != nil {
 			return err
 		}
-		w, where = runexport.NewIOHprofiler(o.output), o.output
+		out = runexport.NewIOHprofilerOutput(o.output)
 	case "csv":
-		switch {
-		case o.output == "-":
-			w, where = runexport.NewCSV(cmd.OutOrStdout()), "standard output"
-		default:
-			path := o.output
-			runsPath := strings.TrimSuffix(path, filepath.Ext(path)) + "-runs.csv"
-			if !strings.EqualFold(filepath.Ext(path), ".csv") {
-				path, runsPath = filepath.Join(path, csvFileName), filepath.Join(path, runsFileName)
-			}
-			file, runsFile = &lazyFile{path: path}, &lazyFile{path: runsPath}
-			w, where = runexport.Both(runexport.NewCSV(file), runexport.NewRunsCSV(runsFile)), path+" and "+runsPath
-		}
+		out = runexport.NewCSVOutput(o.output, cmd.OutOrStdout())
 	case "":
 		return sudokulab.Errorf(sudokulab.EINVALID, "export-runs needs --format iohprofiler or --format csv")
 	default:
@@ -125,24 +99,12 @@ func runExportRuns(ctx context.Context, cmd *cobra.Command, o *exportRunsOptions
 		return err
 	}
 	defer d.Close()
-	v := &exportVisitor{w: w, configs: map[string]bool{}, puzzles: map[int64]bool{}}
 	sel := db.RunSelection{Experiment: o.experiment, Configs: o.configs, Where: o.where, RunsWhere: o.runsWhere}
-	runs, _, err := db.ExportRuns(ctx, d, sel, v)
+	runs, _, err := db.ExportRuns(ctx, d, sel, out)
 	if err == nil && runs == 0 {
 		err = sudokulab.Errorf(sudokulab.ENOTFOUND, "export-runs: no runs match %s", o.describe())
 	}
-	switch {
-	case err == nil:
-		err = w.Close()
-	case runs > 0:
-		w.Close() // closes the files; the error says what went wrong
-	}
-	if cerr := file.Close(); err == nil {
-		err = cerr
-	}
-	if cerr := runsFile.Close(); err == nil {
-		err = cerr
-	}
+	err = out.Finish(runs, err)
 	if err != nil {
 		var se *sudokulab.Error
 		if errors.As(err, &se) || errors.Is(err, context.Canceled) {
@@ -150,9 +112,9 @@ func runExportRuns(ctx context.Context, cmd *cobra.Command, o *exportRunsOptions
 		}
 		return sudokulab.WrapError(sudokulab.EINVALID, err, "export-runs")
 	}
-	s := w.Summary()
+	s := out.Summary()
 	msg := fmt.Sprintf("exported %d runs (%d trajectory points, %d rows) of %d configurations on %d puzzles to %s (%s)",
-		s.Runs, s.Points, s.Rows, len(v.configs), len(v.puzzles), where, o.fileFormat)
+		s.Runs, s.Points, s.Rows, out.Configs(), out.Puzzles(), out.Where, o.fileFormat)
 	if len(s.Files) > 0 {
 		msg += fmt.Sprintf(", %d files", len(s.Files))
 	}
@@ -184,21 +146,6 @@ func (o *exportRunsOptions) describe() string {
 	return strings.Join(parts, " ")
 }
 
-// exportVisitor hands the runs db.ExportRuns reads to a runexport.Writer.
-type exportVisitor struct {
-	w       runexport.Writer
-	configs map[string]bool
-	puzzles map[int64]bool
-}
-
-func (v *exportVisitor) Run(r *sudokulab.ExportedRun) error {
-	v.configs[r.Config] = true
-	v.puzzles[r.Run.PuzzleID] = true
-	return v.w.Run(r)
-}
-
-func (v *exportVisitor) Point(p *sudokulab.TrajectoryPoint) error { return v.w.Point(p) }
-
 // newOrEmptyDir returns an EINVALID error if dir exists and is not an
 // empty folder.
 func newOrEmptyDir(dir string) error {
@@ -212,35 +159,4 @@ func newOrEmptyDir(dir string) error {
 		return sudokulab.Errorf(sudokulab.EINVALID, "-o %s: the folder is not empty; name a new or empty one", dir)
 	}
 	return nil
-}
-
-// lazyFile creates its file, and the folder it is in, on the first write,
-// so that an export that finds no runs leaves nothing behind.
-type lazyFile struct {
-	path string
-	f    *os.File
-}
-
-var _ io.Writer = (*lazyFile)(nil)
-
-func (l *lazyFile) Write(b []byte) (int, error) {
-	if l.f == nil {
-		if err := os.MkdirAll(filepath.Dir(l.path), 0o755); err != nil {
-			return 0, err
-		}
-		f, err := os.Create(l.path)
-		if err != nil {
-			return 0, err
-		}
-		l.f = f
-	}
-	return l.f.Write(b)
-}
-
-// Close closes the file if it was created; a nil *lazyFile does nothing.
-func (l *lazyFile) Close() error {
-	if l == nil || l.f == nil {
-		return nil
-	}
-	return l.f.Close()
 }
