@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/runner"
@@ -134,4 +136,15 @@ func checkJobs(jobs int) error {
 		return sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want at least 1", jobs)
 	}
 	return nil
+}
+
+// exactArgs is cobra.ExactArgs with a usage error the exit-code switch
+// recognizes.
+func exactArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return sudokulab.Errorf(sudokulab.EINVALID, "%s takes %d argument(s), got %d", cmd.CommandPath(), n, len(args))
+		}
+		return nil
+	}
 }

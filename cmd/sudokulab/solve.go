@@ -106,14 +106,3 @@ func runSolve(ctx context.Context, cmd *cobra.Command, o *solveOptions, arg stri
 		res.Effort.Propagations, res.Effort.Guesses, res.Effort.Backtracks)
 	return nil
 }
-
-// exactArgs is cobra.ExactArgs with a usage error the exit-code switch
-// recognizes.
-func exactArgs(n int) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
-			return sudokulab.Errorf(sudokulab.EINVALID, "%s takes %d argument(s), got %d", cmd.CommandPath(), n, len(args))
-		}
-		return nil
-	}
-}
