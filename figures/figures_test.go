@@ -206,3 +206,26 @@ func TestAxisLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreboard checks that the scoreboard binds its query, with and
+// without the optional values: lab.db.example has no runs at the papers'
+// budgets, which is said.
+func TestScoreboard(t *testing.T) {
+	d := exampleDB(t)
+	ctx := context.Background()
+	opts := plots.Options{Top: plots.MaxSeries}
+	tests := []struct {
+		spec figures.ScoreboardSpec
+		code string
+		want string
+	}{
+		{figures.ScoreboardSpec{Readings: "readings"}, sudokulab.ENOTFOUND, "none of the 87 scoreboard cells has runs"},
+		{figures.ScoreboardSpec{Readings: "all", Paper: "nb-coin", Experiment: "example-samples"}, sudokulab.ENOTFOUND, "scoreboard cells has runs"},
+	}
+	for _, tt := range tests {
+		_, err := figures.Scoreboard(ctx, d, tt.spec, opts)
+		if err == nil || sudokulab.ErrorCode(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%+v: error %v (code %q), want %s saying %q", tt.spec, err, sudokulab.ErrorCode(err), tt.code, tt.want)
+		}
+	}
+}

@@ -19,8 +19,7 @@ import (
 	"sudokulab/ranking"
 )
 
-// plotOptions are the flags of `plot` and its subcommands. A command that
-// embeds pictures (report) fills one in and calls plotFigure.
+// plotOptions are the flags of `plot` and its subcommands.
 type plotOptions struct {
 	*options
 	configs    []string
@@ -45,14 +44,8 @@ type plotOptions struct {
 
 	// axisAsked is true when --x was given: an axis on which the
 	// configurations' efforts do not compare is then refused, not
-	// replaced by time (see budgetAxis).
+	// replaced by time (see figures.BudgetAxis).
 	axisAsked bool
-	// axisNote says why the axis is not the one asked for (budgetAxis);
-	// axis is the budget axis drawn, and budgetsDrawn the budgets marked
-	// on it, for a caption (report).
-	axisNote     string
-	axis         string
-	budgetsDrawn []float64
 
 	// warn receives notes on runs left out; nil discards them.
 	warn io.Writer
@@ -323,13 +316,11 @@ func (o *plotOptions) plotOpts() plots.Options {
 	if top == 0 || len(o.configs) > 0 {
 		top = plots.MaxSeries
 	}
-	return plots.Options{Width: w, Height: h, Title: o.title, Top: top, Strict: len(o.configs) > 0, Resamples: o.resamples, Level: o.level, Note: o.axisNote}
+	return plots.Options{Width: w, Height: h, Title: o.title, Top: top, Strict: len(o.configs) > 0, Resamples: o.resamples, Level: o.level}
 }
 
-// plotFigure draws the picture kind (convergence, ecdf, success, ert) of
-// the runs o selects from d: what `sudokulab plot KIND` saves, for any
-// command that embeds pictures (fig.WriteSVG(w)). o must have passed
-// check(kind).
+// plotFigure draws the picture kind of the runs o selects from d: what
+// `sudokulab plot KIND` saves. o must have passed check(kind).
 func plotFigure(ctx context.Context, d *db.DB, kind string, o *plotOptions) (*plots.Figure, error) {
 	if kind == plotScoreboard {
 		return o.scoreboard(ctx, d)
@@ -365,12 +356,10 @@ func (o *plotOptions) selection() db.RunSelection {
 }
 
 // draw draws one picture with draw (a function of package figures) and
-// the flags of its kind in s, and keeps its axis, the note on it and the
-// budgets drawn, for a caption.
+// the flags of its kind in s.
 func (o *plotOptions) draw(ctx context.Context, d *db.DB, draw func(context.Context, *db.DB, figures.Spec) (figures.Drawn, error), s figures.Spec) (*plots.Figure, error) {
 	s.Selection, s.Options, s.AxisAsked, s.Warn = o.selection(), o.plotOpts(), o.axisAsked, o.warn
 	drawn, err := draw(ctx, d, s)
-	o.axis, o.axisNote, o.budgetsDrawn = drawn.Axis, drawn.AxisNote, drawn.Budgets
 	return drawn.Figure, err
 }
 
