@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -153,36 +152,13 @@ each collection it belongs to; see docs/schema.md) that matches --where.`,
 // whereHelp is the help of every --where flag: what it filters.
 const whereHelp = "SQL predicate over the view puzzle_catalog (one row per puzzle and collection it belongs to; columns in docs/schema.md)"
 
-// checkCollection returns an ENOTFOUND error naming the collection when
-// name is not empty and no collection has it.
-func checkCollection(ctx context.Context, d *db.DB, name string) error {
-	if name == "" {
-		return nil
-	}
-	_, err := db.GetCollection(ctx, d, name)
-	return err
-}
-
-// puzzlePredicate combines --where and --collection into one predicate over
-// puzzle_catalog; a --where that could leave its parentheses is an
-// EINVALID error.
-func puzzlePredicate(where, collection string) (string, error) {
-	if collection == "" {
-		return db.AndPredicates(where)
-	}
-	return db.AndPredicates(where, "collection = '"+strings.ReplaceAll(collection, "'", "''")+"'")
-}
-
 func runPuzzlesList(ctx context.Context, cmd *cobra.Command, o *puzzlesListOptions) error {
 	d, err := o.openRead(ctx)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	if err := checkCollection(ctx, d, o.collection); err != nil {
-		return err
-	}
-	where, err := puzzlePredicate(o.where, o.collection)
+	where, err := db.SelectionPredicate(ctx, d, o.where, o.collection, nil)
 	if err != nil {
 		return err
 	}
