@@ -109,11 +109,7 @@ func runCompare(ctx context.Context, cmd *cobra.Command, o *compareOptions) erro
 	if err != nil {
 		return err
 	}
-	var runsA, runsB int
-	for _, p := range res.Puzzles {
-		runsA += p.A.Runs
-		runsB += p.B.Runs
-	}
+	runsA, runsB := res.Runs()
 	for i, n := range []int{runsA, runsB} {
 		if n == 0 {
 			return sudokulab.Errorf(sudokulab.ENOTFOUND, "compare: no runs of %s on the puzzles chosen (--experiment %q --where %q)",
