@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -104,30 +105,9 @@ experiment NAME-irace, and prints its cost): cd DIR && irace.`,
 }
 
 func runTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions, args []string) error {
-	spec := o.spec
-	var errs [2]error
-	spec.Ranges, errs[0] = parseNamed("--param", o.params)
-	spec.Fixed, errs[1] = parseNamed("--set", o.set)
-	if err := cmp.Or(errs[0], errs[1]); err != nil {
+	spec, err := o.checkSpec(args)
+	if err != nil {
 		return err
-	}
-	switch {
-	case spec.Solver == "":
-		return sudokulab.Errorf(sudokulab.EINVALID, "say what to tune: --solver NAME")
-	case strings.TrimSpace(spec.Train) == "":
-		return sudokulab.Errorf(sudokulab.EINVALID, "say what to train on: --train WHERE")
-	case spec.Budget < 1:
-		return sudokulab.Errorf(sudokulab.EINVALID, "--budget %d: want a number of runs above 0", spec.Budget)
-	case o.jobs < 1:
-		return checkJobs(o.jobs)
-	case spec.Lease < 3*time.Second:
-		return sudokulab.Errorf(sudokulab.EINVALID, "--lease %v: want at least 3s", spec.Lease)
-	case o.export != "" && o.export != "irace":
-		return sudokulab.Errorf(sudokulab.EINVALID, "--export %q: the only format is irace", o.export)
-	case o.export != "" && len(args) != 1:
-		return sudokulab.Errorf(sudokulab.EINVALID, "--export irace needs the folder to write: tune ... --export irace DIR")
-	case o.export == "" && len(args) > 0:
-		return sudokulab.Errorf(sudokulab.EINVALID, "tune takes no argument but with --export: got %q", args[0])
 	}
 	if o.export != "" {
 		return exportTune(ctx, cmd, o, spec, args[0])
@@ -143,20 +123,7 @@ func runTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions, args []str
 	}
 	defer d.Close()
 	stderr := cmd.ErrOrStderr()
-	step := func(s tune.Step) {
-		if s.Test == "" {
-			return
-		}
-		alive := 0
-		for _, e := range s.Entries {
-			if e.Alive {
-				alive++
-			}
-		}
-		fmt.Fprintf(stderr, "iteration %d step %d: %s p = %.3g, %d of %d candidates alive\n",
-			s.Iteration, s.Number, s.Test, s.P, alive, len(s.Entries))
-	}
-	rep, err := tuning.Run(ctx, d, o.registry, spec, tuning.Options{Runner: runner.Options{Jobs: o.jobs}, Step: step})
+	rep, err := tuning.Run(ctx, d, o.registry, spec, tuning.Options{Runner: runner.Options{Jobs: o.jobs}, Step: stepPrinter(stderr)})
 	if ctx.Err() != nil {
 		fmt.Fprintf(stderr, "interrupted: the runs recorded are kept; run the same command again to resume tuning %s\n", rep.Name)
 		return ctx.Err()
@@ -171,19 +138,7 @@ func runTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions, args []str
 	fmt.Fprintf(stderr, "tuning %s: %d runs in %d iterations on %d training puzzles, %d candidates; stopped because %s\n",
 		rep.Name, res.Runs, res.Iterations, rep.Training, len(res.Candidates), res.Stop)
 	w := cmd.OutOrStdout()
-	var names []string
-	for name := range rep.Settings[0] {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	rows := make([][]any, len(rep.Elites))
-	for i, name := range rep.Elites {
-		rows[i] = []any{i + 1, name}
-		for _, p := range names {
-			rows[i] = append(rows[i], rep.Settings[i][p])
-		}
-	}
-	if err := writeRows(w, o.format, append([]string{"rank", "config"}, names...), rows); err != nil {
+	if err := writeElites(w, o.format, rep); err != nil {
 		return err
 	}
 	if o.plot != "" {
@@ -203,6 +158,71 @@ func runTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions, args []str
 	}
 	t := rep.Test.Table()
 	return writeRows(w, o.format, t.Columns, t.Rows)
+}
+
+// checkSpec returns the tuning the flags and args ask for, or the first
+// thing wrong with them.
+func (o *tuneOptions) checkSpec(args []string) (tuning.Spec, error) {
+	spec := o.spec
+	var errs [2]error
+	spec.Ranges, errs[0] = parseNamed("--param", o.params)
+	spec.Fixed, errs[1] = parseNamed("--set", o.set)
+	if err := cmp.Or(errs[0], errs[1]); err != nil {
+		return spec, err
+	}
+	switch {
+	case spec.Solver == "":
+		return spec, sudokulab.Errorf(sudokulab.EINVALID, "say what to tune: --solver NAME")
+	case strings.TrimSpace(spec.Train) == "":
+		return spec, sudokulab.Errorf(sudokulab.EINVALID, "say what to train on: --train WHERE")
+	case spec.Budget < 1:
+		return spec, sudokulab.Errorf(sudokulab.EINVALID, "--budget %d: want a number of runs above 0", spec.Budget)
+	case o.jobs < 1:
+		return spec, checkJobs(o.jobs)
+	case spec.Lease < 3*time.Second:
+		return spec, sudokulab.Errorf(sudokulab.EINVALID, "--lease %v: want at least 3s", spec.Lease)
+	case o.export != "" && o.export != "irace":
+		return spec, sudokulab.Errorf(sudokulab.EINVALID, "--export %q: the only format is irace", o.export)
+	case o.export != "" && len(args) != 1:
+		return spec, sudokulab.Errorf(sudokulab.EINVALID, "--export irace needs the folder to write: tune ... --export irace DIR")
+	case o.export == "" && len(args) > 0:
+		return spec, sudokulab.Errorf(sudokulab.EINVALID, "tune takes no argument but with --export: got %q", args[0])
+	}
+	return spec, nil
+}
+
+// stepPrinter returns the function that reports each tested race step on w.
+func stepPrinter(w io.Writer) func(tune.Step) {
+	return func(s tune.Step) {
+		if s.Test == "" {
+			return
+		}
+		alive := 0
+		for _, e := range s.Entries {
+			if e.Alive {
+				alive++
+			}
+		}
+		fmt.Fprintf(w, "iteration %d step %d: %s p = %.3g, %d of %d candidates alive\n",
+			s.Iteration, s.Number, s.Test, s.P, alive, len(s.Entries))
+	}
+}
+
+// writeElites writes the elites, best first, with their parameter values.
+func writeElites(w io.Writer, format string, rep tuning.Report) error {
+	var names []string
+	for name := range rep.Settings[0] {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	rows := make([][]any, len(rep.Elites))
+	for i, name := range rep.Elites {
+		rows[i] = []any{i + 1, name}
+		for _, p := range names {
+			rows[i] = append(rows[i], rep.Settings[i][p])
+		}
+	}
+	return writeRows(w, format, append([]string{"rank", "config"}, names...), rows)
 }
 
 // exportTune writes the irace files of the tuning into dir. The target
