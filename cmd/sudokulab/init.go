@@ -4,14 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"sudokulab"
 	"sudokulab/db"
 )
 
@@ -53,7 +50,7 @@ func runInit(ctx context.Context, cmd *cobra.Command, o *initOptions) error {
 	}
 	copied := o.from != "" && (!exists || o.force)
 	if copied {
-		if err := copyDatabase(o.from, o.dbPath); err != nil {
+		if err := db.CopyFile(o.from, o.dbPath); err != nil {
 			return err
 		}
 	}
@@ -89,37 +86,4 @@ func runInit(ctx context.Context, cmd *cobra.Command, o *initOptions) error {
 		return err
 	}, object{{"database", db.Redact(o.dbPath)}, {"created", !exists}, {"copied_from", from},
 		{"schema_version", v}, {"puzzles", puzzles}})
-}
-
-// copyDatabase copies a database file through a temporary file and a
-// rename, so an interrupted copy leaves no half-written database. The
-// source must be a checkpointed file (no -wal beside it), as
-// lab.db.example is.
-func copyDatabase(from, to string) error {
-	if _, err := os.Stat(from + "-wal"); err == nil {
-		return sudokulab.Errorf(sudokulab.EINVALID, "%s has an open write-ahead log (%s-wal); close the program using it first", from, from)
-	}
-	src, err := os.Open(from)
-	if err != nil {
-		return sudokulab.WrapError(sudokulab.EINVALID, err, "--from")
-	}
-	defer src.Close()
-	tmp, err := os.CreateTemp(filepath.Dir(to), filepath.Base(to)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := io.Copy(tmp, src); err != nil {
-		tmp.Close()
-		return fmt.Errorf("copy %s: %w", from, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	for _, suffix := range []string{"-wal", "-shm"} {
-		if err := os.Remove(to + suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-	}
-	return os.Rename(tmp.Name(), to)
 }
