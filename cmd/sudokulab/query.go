@@ -9,7 +9,6 @@ import (
 
 	"sudokulab"
 	"sudokulab/db"
-	"sudokulab/internal/suggest"
 	"sudokulab/queries"
 )
 
@@ -80,7 +79,7 @@ func newQueryShowCmd(opts *options) *cobra.Command {
 		Short: "Print a canned query's parameters and SQL",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			q, err := findQuery(args[0])
+			q, err := queries.Lookup(args[0])
 			if err != nil {
 				return err
 			}
@@ -103,45 +102,10 @@ func newQueryShowCmd(opts *options) *cobra.Command {
 	}
 }
 
-// findQuery returns the canned query called name.
-func findQuery(name string) (queries.Query, error) {
-	qs, err := queries.All()
-	if err != nil {
-		return queries.Query{}, err
-	}
-	q, ok := queries.Find(qs, name)
-	if !ok {
-		names := make([]string, len(qs))
-		for i, q := range qs {
-			names[i] = q.Name
-		}
-		return q, sudokulab.Errorf(sudokulab.ENOTFOUND, "no query called %q%s; sudokulab query list lists them (known: %s)",
-			name, suggest.DidYouMean(suggest.Names(name, names)), strings.Join(names, ", "))
-	}
-	return q, nil
-}
-
-// parseParams reads NAME=VALUE settings.
-func parseParams(settings []string) (map[string]string, error) {
-	values := map[string]string{}
-	for _, s := range settings {
-		k, v, ok := strings.Cut(s, "=")
-		k = strings.TrimSpace(k)
-		if !ok || k == "" {
-			return nil, sudokulab.Errorf(sudokulab.EINVALID, "--param %q: want NAME=VALUE", s)
-		}
-		if _, dup := values[k]; dup {
-			return nil, sudokulab.Errorf(sudokulab.EINVALID, "--param %s given twice", k)
-		}
-		values[k] = v
-	}
-	return values, nil
-}
-
 // runCanned runs the canned query name with the given parameter values on
 // the database of --db, opened read-only, and returns its table.
 func runCanned(ctx context.Context, o *options, name string, values map[string]string) (db.Table, error) {
-	q, err := findQuery(name)
+	q, err := queries.Lookup(name)
 	if err != nil {
 		return db.Table{}, err
 	}
@@ -154,16 +118,8 @@ func runCanned(ctx context.Context, o *options, name string, values map[string]s
 		return db.Table{}, err
 	}
 	defer d.Close()
-	// A named collection, configuration or experiment must exist: a
-	// typo would otherwise filter everything out, silently.
-	for _, named := range []struct{ param, what, table string }{
-		{"collection", "collection", "collections"}, {"config", "configuration", "configs"}, {"experiment", "experiment", "experiments"},
-	} {
-		if v, ok := values[named.param]; ok && v != "NULL" {
-			if err := db.MustExist(ctx, d, named.table, named.what, v); err != nil {
-				return db.Table{}, fmt.Errorf("--param %s: %w", named.param, err)
-			}
-		}
+	if err := queries.CheckNamed(ctx, d, values); err != nil {
+		return db.Table{}, err
 	}
 	t, err := d.ReadQuery(ctx, sql, args...)
 	if err != nil {
@@ -173,7 +129,7 @@ func runCanned(ctx context.Context, o *options, name string, values map[string]s
 }
 
 func runQuery(ctx context.Context, cmd *cobra.Command, o *queryOptions, name string) error {
-	values, err := parseParams(o.params)
+	values, err := queries.ParseParams(o.params)
 	if err != nil {
 		return err
 	}
