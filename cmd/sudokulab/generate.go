@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -162,24 +159,6 @@ func ratingFilter(ctx context.Context, d *db.DB, spec string) (*generator.Rating
 	return f, nil
 }
 
-// generation is the provenance recorded with each generated puzzle, as the
-// JSON object of collection_puzzles.metadata; the same fields without
-// index and attempt make the options of the generation's imports row.
-type generation struct {
-	Generator string `json:"generator"`
-	Version   string `json:"generator_version"`
-	Seed      int64  `json:"seed"`
-	Index     *int   `json:"index,omitempty"`
-	Attempt   *int   `json:"attempt,omitempty"`
-	Count     int    `json:"count,omitempty"`
-	Shape     string `json:"shape"`
-	Box       string `json:"box"`
-	Symmetry  string `json:"symmetry"`
-	Minimal   bool   `json:"minimal"`
-	Givens    string `json:"givens,omitempty"`
-	Rating    string `json:"rating,omitempty"`
-}
-
 func runGenerate(ctx context.Context, cmd *cobra.Command, o *generateOptions) error {
 	opts, err := o.generatorOptions(cmd)
 	if err != nil {
@@ -202,18 +181,12 @@ func runGenerate(ctx context.Context, cmd *cobra.Command, o *generateOptions) er
 	if err != nil {
 		return err
 	}
-	prov := generation{Generator: "sudokulab " + generatorName, Version: generator.Version, Seed: o.seed, Count: o.count,
-		Shape: fmt.Sprintf("%dx%d", opts.Shape.N(), opts.Shape.N()), Box: fmt.Sprintf("%dx%d", opts.Shape.BoxRows, opts.Shape.BoxCols),
-		Symmetry: opts.Symmetry.String(), Minimal: o.minimal, Rating: o.rating}
-	if !opts.Givens.IsZero() {
-		prov.Givens = opts.Givens.String()
-	}
-	optionsJSON, _ := json.Marshal(prov)
-	sum := sha256.Sum256(optionsJSON)
+	prov := generator.NewProvenance("sudokulab "+generatorName, opts, o.seed, o.count, o.rating)
+	optionsJSON := prov.JSON()
 	w, err := d.BeginGeneration(ctx, db.Generation{Collection: o.collection, Count: o.count, Batch: o.batch, Every: o.every,
-		Import: sudokulab.Import{FileName: "sudokulab generate " + generateArgs(prov), FileSHA256: hex.EncodeToString(sum[:]), Format: generatorName},
+		Import: sudokulab.Import{FileName: "sudokulab generate " + prov.Args(), FileSHA256: prov.SHA256(), Format: generatorName},
 		Notes: func(state string) string {
-			return "generator " + generatorName + " " + generator.Version + "\noptions " + string(optionsJSON) + "\n" + state
+			return "generator " + generatorName + " " + generator.Version + "\noptions " + optionsJSON + "\n" + state
 		},
 		Committed: o.committed})
 	if err != nil {
@@ -280,7 +253,7 @@ func (o *generateOptions) generatorOptions(cmd *cobra.Command) (generator.Option
 // generatedRow is a generated puzzle as stored: counted, with its
 // symmetry form (9x9), its rating, and its provenance as the metadata of
 // its membership, labelled gen-SEED-INDEX.
-func generatedRow(p generator.Puzzle, prov generation, canon *symmetry.Canonicalizer) (db.ImportRow, error) {
+func generatedRow(p generator.Puzzle, prov generator.Provenance, canon *symmetry.Canonicalizer) (db.ImportRow, error) {
 	one := 1
 	pz := &sudokulab.Puzzle{Givens: p.Givens, Solution: p.Solution, SolutionCount: &one, CountStatus: sudokulab.CountCounted}
 	if p.Givens.Shape == sudokulab.Classic {
@@ -290,31 +263,11 @@ func generatedRow(p generator.Puzzle, prov generation, canon *symmetry.Canonical
 		}
 		pz.SymmetryForm = form
 	}
-	meta := prov
-	meta.Count = 0
-	meta.Index, meta.Attempt = &p.Index, &p.Attempt
-	metaJSON, _ := json.Marshal(meta)
-	row := db.ImportRow{Puzzle: pz, Membership: sudokulab.Membership{
-		Label: fmt.Sprintf("gen-%d-%d", prov.Seed, p.Index), Metadata: string(metaJSON)}}
+	row := db.ImportRow{Puzzle: pz, Membership: sudokulab.Membership{Label: prov.Label(p.Index), Metadata: prov.Of(p).JSON()}}
 	if p.Rating != nil {
 		row.Ratings = []sudokulab.Rating{*p.Rating}
 	}
 	return row, nil
-}
-
-// generateArgs returns the options of a generation as command-line flags.
-func generateArgs(g generation) string {
-	s := fmt.Sprintf("--count %d --shape %s --box %s --seed %d --symmetry %s", g.Count, g.Shape, g.Box, g.Seed, g.Symmetry)
-	if g.Minimal {
-		s += " --minimal"
-	}
-	if g.Givens != "" {
-		s += " --givens " + g.Givens
-	}
-	if g.Rating != "" {
-		s += " --rating " + g.Rating
-	}
-	return s
 }
 
 // rateTimeout is the time limit of one rating of a candidate: --rate-timeout
