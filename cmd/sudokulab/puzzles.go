@@ -200,33 +200,21 @@ func runPuzzlesShow(ctx context.Context, cmd *cobra.Command, o *options, id int6
 		return err
 	}
 	defer d.Close()
-	p, err := db.GetPuzzle(ctx, d, id)
+	v, err := db.ViewPuzzle(ctx, d, id, shownRuns)
 	if err != nil {
 		return err
 	}
-	ms, err := db.PuzzleCollections(ctx, d, id)
-	if err != nil {
-		return err
-	}
-	ratings, err := db.PuzzleRatings(ctx, d, id)
-	if err != nil {
-		return err
-	}
-	runs, err := db.PuzzleRuns(ctx, d, id)
-	if err != nil {
-		return err
-	}
+	p, mt, rt, runt := v.Puzzle, v.Memberships, v.RatingTable, v.FirstRuns
 	w := cmd.OutOrStdout()
-	mt, rt, runt := membershipTable(ms), ratingTable(ratings), runTable(runs[:min(len(runs), shownRuns)])
 	switch o.format {
 	case "json":
 		return writeJSON(w, append(puzzleObject(p),
 			field{"collections", rowObjects(mt.Columns, mt.Rows)},
 			field{"ratings", rowObjects(rt.Columns, rt.Rows)},
-			field{"runs", len(runs)},
+			field{"runs", v.Runs},
 			field{"first_runs", rowObjects(runt.Columns, runt.Rows)}))
 	case "csv":
-		return writeRecord(w, "csv", nil, append(puzzleObject(p), field{"runs", len(runs)}))
+		return writeRecord(w, "csv", nil, append(puzzleObject(p), field{"runs", v.Runs}))
 	}
 	fmt.Fprintf(w, "puzzle %d: %s, %d givens, solutions: %s\n%s%s\n", p.ID, p.Givens.Shape, p.Givens.Givens(), puzzleCountText(p), p.Givens.Pretty(), p.Givens)
 	if p.HasSolution() {
@@ -240,11 +228,11 @@ func runPuzzlesShow(ctx context.Context, cmd *cobra.Command, o *options, id int6
 	if err := writeRows(w, "table", []string{"rater", "version", "value", "label", "import_id"}, columns(rt.Rows, 0, 1, 3, 4, 6)); err != nil {
 		return err
 	}
-	for _, r := range ratings {
+	for _, r := range v.Ratings {
 		writeRatingPath(w, r)
 	}
-	fmt.Fprintf(w, "\nruns: %d\n", len(runs))
-	if len(runs) > shownRuns {
+	fmt.Fprintf(w, "\nruns: %d\n", v.Runs)
+	if v.Runs > shownRuns {
 		fmt.Fprintf(w, "(the first %d shown; sudokulab runs list --runs-where 'puzzle_id = %d' lists all)\n", shownRuns, id)
 	}
 	return writeRows(w, "table", runt.Columns, runt.Rows)
@@ -265,49 +253,6 @@ func puzzleObject(p *sudokulab.Puzzle) object {
 	return object{{"id", p.ID}, {"shape", p.Givens.Shape.String()}, {"size", p.Givens.N()}, {"givens", p.Givens.Givens()},
 		{"grid", p.Givens.String()}, {"solution_count", count}, {"count_status", p.CountStatus}, {"solution", solution},
 		{"symmetry_form", nullString(p.SymmetryForm)}, {"created_at", p.CreatedAt}}
-}
-
-// membershipTable lists a puzzle's places in collections.
-func membershipTable(ms []sudokulab.Membership) db.Table {
-	t := db.Table{Columns: []string{"collection", "position", "label", "source_line", "metadata"}, Rows: make([][]any, len(ms))}
-	for i, m := range ms {
-		var line any
-		if m.SourceLine > 0 {
-			line = m.SourceLine
-		}
-		t.Rows[i] = []any{m.Collection, m.Position, m.Label, line, m.Metadata}
-	}
-	return t
-}
-
-// ratingTable lists a puzzle's ratings; import_id tells a file's rating
-// (its claim) from the lab's own.
-func ratingTable(ratings []sudokulab.Rating) db.Table {
-	t := db.Table{Columns: []string{"rater", "version", "options", "value", "label", "details", "import_id"}, Rows: make([][]any, len(ratings))}
-	for i, r := range ratings {
-		var v, imp any
-		if r.Value != nil {
-			v = *r.Value
-		}
-		if r.ImportID != 0 {
-			imp = r.ImportID
-		}
-		t.Rows[i] = []any{r.Rater, r.RaterVersion, r.Options, v, r.Label, r.Details, imp}
-	}
-	return t
-}
-
-// runTable lists runs of a puzzle.
-func runTable(runs []sudokulab.Run) db.Table {
-	t := db.Table{Columns: []string{"run", "config_id", "seed", "status", "generations", "evaluations", "best_cost"}}
-	for _, r := range runs {
-		var cost any
-		if r.BestCost != nil {
-			cost = *r.BestCost
-		}
-		t.Rows = append(t.Rows, []any{r.ID, r.ConfigID, r.Seed, r.Status, r.Generations, r.Evaluations, cost})
-	}
-	return t
 }
 
 // writeRatingPath prints the solution path of a rating whose details
