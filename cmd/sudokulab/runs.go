@@ -64,33 +64,14 @@ func runRunsShow(ctx context.Context, cmd *cobra.Command, o *options, id int64) 
 		return err
 	}
 	defer d.Close()
-	r, err := db.GetRun(ctx, d, id)
+	rd, err := db.GetRunDetail(ctx, d, id)
 	if err != nil {
 		return err
 	}
-	p, err := db.GetPuzzle(ctx, d, r.PuzzleID)
-	if err != nil {
-		return err
-	}
-	c, err := db.GetConfigByID(ctx, d, r.ConfigID)
-	if err != nil {
-		return err
-	}
-	config := c.Name
-	points, err := db.RunTrajectory(ctx, d, id)
-	if err != nil {
-		return err
-	}
+	r, p, config, points := rd.Run, rd.Puzzle, rd.Config.Name, rd.Trajectory
 	w := cmd.OutOrStdout()
-	tcols := []string{"seq", "generation", "evaluations", "elapsed_seconds", "best_cost", "current_cost"}
-	rows := make([][]any, len(points))
-	for i, pt := range points {
-		var cur any
-		if pt.CurrentCost != nil {
-			cur = *pt.CurrentCost
-		}
-		rows[i] = []any{pt.Seq, pt.Generation, pt.Evaluations, pt.ElapsedSeconds, pt.BestCost, cur}
-	}
+	t := db.TrajectoryTable(points)
+	tcols, rows := t.Columns, t.Rows
 	switch o.format {
 	case "csv":
 		// The trajectory, one row per point: the table a plot reads.
