@@ -11,7 +11,6 @@ import (
 	"sudokulab"
 	"sudokulab/importers"
 	"sudokulab/importers/pipeline"
-	"sudokulab/solvers/exact"
 )
 
 type checkOptions struct {
@@ -69,45 +68,14 @@ func fileReaderOf(format string, d *decodeFlags) (*importers.FileReader, error) 
 	return fr, nil
 }
 
-// checked is what check finds about one puzzle.
-type checked struct {
-	solutions any // 0, 1, "2+", "undetermined", or nil when not counted
-	valid     bool
-	problem   string
-}
-
-// checkPuzzle checks one entry: rules, solution count within timeout,
-// the solution the file gives.
-func checkPuzzle(ctx context.Context, e fileEntry, timeout time.Duration) (checked, error) {
-	if e.Err != nil {
-		return checked{problem: e.Err.(*importers.DecodeError).Reason}, nil
+// checkPuzzle checks one entry as pipeline.Check does, naming the flag
+// that bounds an undetermined count.
+func checkPuzzle(ctx context.Context, e fileEntry, timeout time.Duration) (pipeline.Checked, error) {
+	c, err := pipeline.Check(ctx, e, timeout)
+	if c.Solutions == sudokulab.CountUndetermined {
+		c.Problem += " (--count-timeout)"
 	}
-	g := e.Record.Grid
-	if err := g.Validate(); err != nil {
-		return checked{solutions: 0, problem: err.Error()}, nil
-	}
-	var s exact.Solver
-	p, _, err := pipeline.Count(ctx, &s, g, timeout)
-	if err != nil {
-		return checked{}, err
-	}
-	c := checked{}
-	switch {
-	case p.SolutionCount == nil:
-		c.solutions, c.problem = sudokulab.CountUndetermined, fmt.Sprintf("counting stopped after %v (--count-timeout)", seconds(p.CountSeconds))
-	case *p.SolutionCount == 0:
-		c.solutions, c.problem = 0, "no solution"
-	case *p.SolutionCount == 1:
-		c.solutions, c.valid = 1, true
-	default:
-		c.solutions, c.problem = "2+", "two or more solutions"
-	}
-	if c.valid && len(e.Record.Solution.Cells) > 0 {
-		if err := sudokulab.CheckSolution(g, e.Record.Solution); err != nil {
-			c.problem = "the solution the file gives is wrong: " + err.Error()
-		}
-	}
-	return c, nil
+	return c, err
 }
 
 // entryLabel is what the first columns of rate and check FILE... say of
@@ -135,14 +103,14 @@ func runCheck(ctx context.Context, cmd *cobra.Command, o *checkOptions, files []
 	}
 	start := time.Now()
 	var n, valid int
-	err = inOrder(ctx, fr, files, o.jobs, func(ctx context.Context, e fileEntry) (checked, error) {
+	err = inOrder(ctx, fr, files, o.jobs, func(ctx context.Context, e fileEntry) (pipeline.Checked, error) {
 		return checkPuzzle(ctx, e, o.countTimeout)
-	}, func(e fileEntry, c checked) error {
+	}, func(e fileEntry, c pipeline.Checked) error {
 		n++
-		if c.valid {
+		if c.Valid {
 			valid++
 		}
-		return out.Write(append(entryRow(e), c.solutions, c.valid, c.problem))
+		return out.Write(append(entryRow(e), c.Solutions, c.Valid, c.Problem))
 	})
 	if cerr := out.Close(); err == nil {
 		err = cerr

@@ -9,13 +9,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"sudokulab"
+	"sudokulab/importers/pipeline"
 	"sudokulab/raters"
 	"sudokulab/raters/ratepool"
 )
 
 // fileRating is what rate FILE... prints about one puzzle.
 type fileRating struct {
-	checked
+	pipeline.Checked
 	ratings []sudokulab.Rating // one per rater, in order; zero when not rated
 	rated   []bool
 }
@@ -70,7 +71,7 @@ func runRateFiles(ctx context.Context, cmd *cobra.Command, o *rateOptions, files
 		return rateEntry(ctx, e, rs, limits, o.countTimeout)
 	}, func(e fileEntry, fr fileRating) error {
 		n++
-		row := append(entryRow(e), fr.solutions)
+		row := append(entryRow(e), fr.Solutions)
 		some := false
 		for i := range rs {
 			if !fr.rated[i] {
@@ -87,7 +88,7 @@ func runRateFiles(ctx context.Context, cmd *cobra.Command, o *rateOptions, files
 		if some {
 			rated++
 		}
-		return out.Write(append(row, fr.problem))
+		return out.Write(append(row, fr.Problem))
 	})
 	if cerr := out.Close(); err == nil {
 		err = cerr
@@ -108,10 +109,10 @@ func rateEntry(ctx context.Context, e fileEntry, rs []raters.Rater, limits ratep
 	if err != nil {
 		return fileRating{}, err
 	}
-	fr := fileRating{checked: c, ratings: make([]sudokulab.Rating, len(rs)), rated: make([]bool, len(rs))}
-	if e.Err != nil || c.solutions == 0 {
-		if c.problem != "" {
-			fr.problem = c.problem + ": not rated"
+	fr := fileRating{Checked: c, ratings: make([]sudokulab.Rating, len(rs)), rated: make([]bool, len(rs))}
+	if e.Err != nil || c.Solutions == 0 {
+		if c.Problem != "" {
+			fr.Problem = c.Problem + ": not rated"
 		}
 		return fr, nil
 	}
@@ -120,9 +121,9 @@ func rateEntry(ctx context.Context, e fileEntry, rs []raters.Rater, limits ratep
 		return fr, err
 	}
 	fr.ratings, fr.rated = ratings, rated
-	if c.problem != "" {
-		problems = append([]string{c.problem}, problems...)
+	if c.Problem != "" {
+		problems = append([]string{c.Problem}, problems...)
 	}
-	fr.problem = strings.Join(problems, "; ")
+	fr.Problem = strings.Join(problems, "; ")
 	return fr, nil
 }
