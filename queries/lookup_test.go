@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -75,6 +76,26 @@ func TestCheckNamed(t *testing.T) {
 		err := queries.CheckNamed(ctx, d, tc.values)
 		if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.wantErr)) {
 			t.Errorf("CheckNamed(%v) = %v, want error starting %q", tc.values, err, tc.wantErr)
+		}
+	}
+}
+
+// TestNames lists the embedded queries All parses, by name, sorted.
+func TestNames(t *testing.T) {
+	names, err := queries.Names()
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs, err := queries.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) == 0 || len(names) != len(qs) || !slices.IsSorted(names) {
+		t.Fatalf("Names = %v, want the %d queries' names, sorted", names, len(qs))
+	}
+	for i, q := range qs {
+		if names[i] != q.Name {
+			t.Errorf("name %d is %q, want %q", i, names[i], q.Name)
 		}
 	}
 }

@@ -76,6 +76,19 @@ func All() ([]Query, error) {
 	return Load(FS)
 }
 
+// Names returns the names of the embedded queries, sorted.
+func Names() ([]string, error) {
+	qs, err := All()
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(qs))
+	for i, q := range qs {
+		names[i] = q.Name
+	}
+	return names, nil
+}
+
 // Load reads and parses every *.sql file at the root of fsys, sorted by
 // name.
 func Load(fsys fs.FS) ([]Query, error) {

@@ -111,3 +111,15 @@ func (r *Registry) Preset(name string) (sudokulab.Preset, bool) {
 	}
 	return sudokulab.Preset{}, false
 }
+
+// PresetNames returns the names of every solver's presets, in the order
+// of All and of each solver's presets.
+func (r *Registry) PresetNames() []string {
+	var names []string
+	for _, info := range r.All() {
+		for _, p := range info.Presets {
+			names = append(names, p.Name)
+		}
+	}
+	return names
+}

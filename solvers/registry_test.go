@@ -99,3 +99,24 @@ func TestPreset(t *testing.T) {
 		}
 	}
 }
+
+// TestPresetNames lists every preset Preset finds, and nothing else.
+func TestPresetNames(t *testing.T) {
+	reg := solvers.Default()
+	names := reg.PresetNames()
+	if len(names) == 0 {
+		t.Fatal("no preset names")
+	}
+	n := 0
+	for _, info := range reg.All() {
+		n += len(info.Presets)
+	}
+	if len(names) != n {
+		t.Errorf("%d preset names, want %d", len(names), n)
+	}
+	for _, name := range names {
+		if _, ok := reg.Preset(name); !ok {
+			t.Errorf("PresetNames lists %q, which Preset does not find", name)
+		}
+	}
+}

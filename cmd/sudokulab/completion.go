@@ -31,33 +31,14 @@ type completer func(ctx context.Context) []string
 // name, on root and every command below it.
 func registerCompletions(root *cobra.Command, o *options) {
 	configs := func(ctx context.Context) []string {
-		names := o.dbNames(ctx, "configs")
-		for _, info := range o.registry.All() {
-			for _, p := range info.Presets {
-				names = append(names, p.Name)
-			}
-		}
-		return names
+		return append(o.dbNames(ctx, "configs"), o.registry.PresetNames()...)
 	}
 	collections := func(ctx context.Context) []string { return o.dbNames(ctx, "collections") }
 	experiments := func(ctx context.Context) []string { return o.dbNames(ctx, "experiments") }
-	solverNames := func(context.Context) []string {
-		var names []string
-		for _, info := range o.registry.All() {
-			names = append(names, info.Name)
-		}
-		return names
-	}
+	solverNames := func(context.Context) []string { return o.registry.Names() }
 	raterNames := func(context.Context) []string { return append(raters.Default().Names(), "all") }
 	queryNames := func(context.Context) []string {
-		qs, err := queries.All()
-		if err != nil {
-			return nil
-		}
-		names := make([]string, len(qs))
-		for i, q := range qs {
-			names[i] = q.Name
-		}
+		names, _ := queries.Names() // unreadable embedded queries complete nothing
 		return names
 	}
 	fileFormats := func(context.Context) []string { return importers.Default().Names() }
