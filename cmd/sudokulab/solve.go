@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -55,21 +54,11 @@ func runSolve(ctx context.Context, cmd *cobra.Command, o *solveOptions, arg stri
 	if o.limit < 1 {
 		return sudokulab.Errorf(sudokulab.EINVALID, "--limit %d: want at least 1", o.limit)
 	}
-	sctx, cancel := ctx, context.CancelFunc(func() {})
 	budget := pipeline.CountBudget(o.countTimeout)
-	if budget > 0 {
-		sctx, cancel = context.WithTimeout(ctx, budget)
-	}
 	start := time.Now()
-	res, err := exact.Solve(sctx, g, o.limit)
-	cancel()
+	res, undetermined, err := exact.SolveWithin(ctx, g, o.limit, budget)
 	elapsed := time.Since(start)
-	undetermined := false
-	switch {
-	case err == nil:
-	case ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
-		undetermined = true
-	default:
+	if err != nil {
 		return err
 	}
 	w := cmd.OutOrStdout()
