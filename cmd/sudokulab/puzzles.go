@@ -162,21 +162,11 @@ func runPuzzlesList(ctx context.Context, cmd *cobra.Command, o *puzzlesListOptio
 	if err != nil {
 		return err
 	}
-	ps, err := db.ListPuzzles(ctx, d, where, o.limit)
+	t, err := db.PuzzleListTable(ctx, d, where, o.limit)
 	if err != nil {
 		return err
 	}
-	rows := make([][]any, len(ps))
-	for i, p := range ps {
-		var count any
-		if p.SolutionCount != nil {
-			count = *p.SolutionCount
-		} else if p.CountStatus == sudokulab.CountUndetermined {
-			count = sudokulab.CountUndetermined
-		}
-		rows[i] = []any{p.ID, p.Givens.N(), p.Givens.Givens(), count, p.Givens.String()}
-	}
-	return writeRows(cmd.OutOrStdout(), o.format, []string{"id", "size", "givens", "solutions", "grid"}, rows)
+	return writeRows(cmd.OutOrStdout(), o.format, t.Columns, t.Rows)
 }
 
 func newPuzzlesShowCmd(opts *options) *cobra.Command {
