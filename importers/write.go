@@ -1,8 +1,10 @@
 package importers
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,4 +91,32 @@ func fileName(label string) string {
 		s = s[:100]
 	}
 	return s
+}
+
+// EncodeFile writes the records in the format to the file path (created
+// or truncated), or to w when path is "" or "-", through a buffer. An
+// error creating the file or encoding is EINVALID.
+func (f *Format) EncodeFile(w io.Writer, path string, recs []Record) error {
+	var out *os.File
+	if path != "" && path != "-" {
+		var err error
+		if out, err = os.Create(path); err != nil {
+			return sudokulab.WrapError(sudokulab.EINVALID, err, "export")
+		}
+		defer out.Close()
+		w = out
+	}
+	bw := bufio.NewWriterSize(w, 256<<10)
+	if err := f.Encode(bw, recs); err != nil {
+		return sudokulab.WrapError(sudokulab.EINVALID, err, "export %s", f.Name)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if out != nil {
+		if err := out.Close(); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+	}
+	return nil
 }

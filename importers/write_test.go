@@ -1,7 +1,9 @@
 package importers_test
 
 import (
+	"bytes"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -51,5 +53,38 @@ func TestStoredRecord(t *testing.T) {
 	}
 	if _, err := importers.StoredRecord(sudokulab.Puzzle{ID: 4}, sudokulab.Membership{Metadata: "{"}, nil); err == nil || !strings.Contains(err.Error(), "puzzle 4: metadata") {
 		t.Errorf("bad metadata: %v", err)
+	}
+}
+
+// TestEncodeFile writes the same bytes to a named file as to the writer
+// it is given for "-", and fails with EINVALID on a path it cannot create.
+func TestEncodeFile(t *testing.T) {
+	g := sudokulab.MustParse(strings.Repeat(".", 80) + "1")
+	recs := []importers.Record{{Grid: g, Label: "a"}, {Grid: g, Label: "b"}}
+	f, err := importers.Default().Lookup("line")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := f.Encode(&want, recs); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"", "-"} {
+		var got bytes.Buffer
+		if err := f.EncodeFile(&got, path, recs); err != nil || got.String() != want.String() {
+			t.Errorf("EncodeFile(%q) = %v, wrote %q, want %q", path, err, got.String(), want.String())
+		}
+	}
+	path := filepath.Join(t.TempDir(), "out.txt")
+	var stdout bytes.Buffer
+	if err := f.EncodeFile(&stdout, path, recs); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(path); err != nil || string(got) != want.String() || stdout.Len() != 0 {
+		t.Errorf("file %q (%v), standard output %q; want %q in the file only", got, err, stdout.String(), want.String())
+	}
+	err = f.EncodeFile(&stdout, filepath.Join(path, "below-a-file.txt"), recs)
+	if sudokulab.ErrorCode(err) != sudokulab.EINVALID {
+		t.Errorf("EncodeFile below a file: %v, want EINVALID", err)
 	}
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -83,26 +81,10 @@ func runExport(ctx context.Context, cmd *cobra.Command, o *exportOptions) error 
 		fmt.Fprintf(stderr, "exported %d puzzles to %d %s files in %s\n", len(recs), n, format.Name, o.output)
 		return nil
 	}
-	w := cmd.OutOrStdout()
-	var f *os.File
+	if err := format.EncodeFile(cmd.OutOrStdout(), o.output, recs); err != nil {
+		return err
+	}
 	if o.output != "" && o.output != "-" {
-		if f, err = os.Create(o.output); err != nil {
-			return sudokulab.WrapError(sudokulab.EINVALID, err, "export")
-		}
-		defer f.Close()
-		w = f
-	}
-	bw := bufio.NewWriterSize(w, 256<<10)
-	if err := format.Encode(bw, recs); err != nil {
-		return sudokulab.WrapError(sudokulab.EINVALID, err, "export %s", format.Name)
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	if f != nil {
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
 		fmt.Fprintf(stderr, "exported %d puzzles to %s (%s)\n", len(recs), o.output, format.Name)
 	}
 	return nil
