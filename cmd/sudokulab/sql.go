@@ -11,6 +11,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/internal/tabular"
 )
 
 type sqlOptions struct {
@@ -35,12 +36,12 @@ would change it fails and names --write; so do ATTACH, DETACH, VACUUM and
 every PRAGMA but these read-only ones, which may name the table, index or
 limit they inspect but never set a value (PRAGMA journal_mode reads the
 mode, PRAGMA journal_mode=DELETE is refused):
-` + wrapList(db.ReadOnlyPragmas(), 76, "  ") + `On PostgreSQL the statement runs in a read-only transaction that is rolled
+` + tabular.WrapList(db.ReadOnlyPragmas(), 76, "  ") + `On PostgreSQL the statement runs in a read-only transaction that is rolled
 back afterwards, and only queries (SELECT, WITH, VALUES, TABLE, EXPLAIN) and
 SHOW run; COPY, SET, NOTIFY, LISTEN, DO and the like are refused. On both
 engines a statement may not call a function that acts outside its
 transaction (docs/scale-out.md explains each):
-` + wrapList(db.RefusedFunctions(), 76, "  ") + `Each statement is bounded by --statement-timeout (default 10m, 0 for none);
+` + tabular.WrapList(db.RefusedFunctions(), 76, "  ") + `Each statement is bounded by --statement-timeout (default 10m, 0 for none);
 Ctrl-C stops it on the server too.
 
 With --write the statement may change the database, which must exist
@@ -115,28 +116,4 @@ func readOnlyHint(err error, write bool) error {
 			err, strings.Join(db.ReadOnlyPragmas(), ", "))
 	}
 	return err
-}
-
-// wrapList joins words with ", " into lines of at most width characters,
-// each starting with indent, and ends them with a newline.
-func wrapList(words []string, width int, indent string) string {
-	var b, line strings.Builder
-	for i, w := range words {
-		if i < len(words)-1 {
-			w += ","
-		}
-		if line.Len() > 0 && line.Len()+1+len(w) > width {
-			b.WriteString(line.String() + "\n")
-			line.Reset()
-		}
-		if line.Len() == 0 {
-			line.WriteString(indent + w)
-		} else {
-			line.WriteString(" " + w)
-		}
-	}
-	if line.Len() > 0 {
-		b.WriteString(line.String() + "\n")
-	}
-	return b.String()
 }
