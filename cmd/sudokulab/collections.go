@@ -28,15 +28,11 @@ func newCollectionsListCmd(opts *options) *cobra.Command {
 				return err
 			}
 			defer d.Close()
-			cs, err := db.ListCollections(ctx, d)
+			t, err := db.CollectionListTable(ctx, d)
 			if err != nil {
 				return err
 			}
-			rows := make([][]any, len(cs))
-			for i, c := range cs {
-				rows[i] = []any{c.Name, c.Puzzles, c.CreatedAt, c.Description, c.Frozen}
-			}
-			return writeRows(cmd.OutOrStdout(), opts.format, []string{"name", "puzzles", "created_at", "description", "frozen"}, rows)
+			return writeRows(cmd.OutOrStdout(), opts.format, t.Columns, t.Rows)
 		},
 	}
 }
@@ -67,23 +63,16 @@ func runCollectionsShow(ctx context.Context, cmd *cobra.Command, o *collectionsS
 		return err
 	}
 	defer d.Close()
-	c, err := db.GetCollection(ctx, d, name)
+	v, err := db.ViewCollection(ctx, d, name, o.limit)
 	if err != nil {
 		return err
 	}
-	t, err := db.CollectionTable(ctx, d, name, o.limit)
-	if err != nil {
-		return err
-	}
+	c, t, imports := v.Collection, v.Members, v.Imports
 	w := cmd.OutOrStdout()
 	switch o.format {
 	case "csv":
 		return writeRows(w, o.format, t.Columns, t.Rows)
 	case "json":
-		imports, err := db.ImportTable(ctx, d, name)
-		if err != nil {
-			return err
-		}
 		return writeJSON(w, object{{"name", c.Name}, {"puzzles", c.Puzzles}, {"created_at", c.CreatedAt},
 			{"description", c.Description}, {"frozen", c.Frozen}, {"members", rowObjects(t.Columns, t.Rows)},
 			{"imports", rowObjects(imports.Columns, imports.Rows)}})
@@ -98,10 +87,6 @@ func runCollectionsShow(ctx context.Context, cmd *cobra.Command, o *collectionsS
 	}
 	fmt.Fprintln(w)
 	if err := writeRows(w, "table", t.Columns, t.Rows); err != nil {
-		return err
-	}
-	imports, err := db.ImportTable(ctx, d, name)
-	if err != nil {
 		return err
 	}
 	if len(imports.Rows) > 0 {
