@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+
+	"sudokulab"
 )
 
 // Provenance is what a generation records of itself: with Index and
@@ -82,4 +84,10 @@ func (p Provenance) Args() string {
 		s += " --rating " + p.Rating
 	}
 	return s
+}
+
+// Membership returns the membership of a generated puzzle in its
+// collection: labelled gen-SEED-INDEX, with its provenance as metadata.
+func (p Provenance) Membership(pz Puzzle) sudokulab.Membership {
+	return sudokulab.Membership{Label: p.Label(pz.Index), Metadata: p.Of(pz).JSON()}
 }

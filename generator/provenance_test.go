@@ -1,11 +1,13 @@
 package generator_test
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
 	"sudokulab"
 	"sudokulab/generator"
+	"sudokulab/symmetry"
 )
 
 func TestProvenance(t *testing.T) {
@@ -52,6 +54,9 @@ func TestProvenance(t *testing.T) {
 			if p.Count != tt.count || p.Index != nil {
 				t.Errorf("Of changed the generation's provenance: %+v", p)
 			}
+			if m := p.Membership(generator.Puzzle{Index: 5, Attempt: 2}); m.Label != p.Label(5) || m.Metadata != one.JSON() {
+				t.Errorf("Membership = %+v, want label %s and metadata %s", m, p.Label(5), one.JSON())
+			}
 			if got, want := p.Label(5), "gen-"+jsonInt(tt.seed)+"-5"; got != want {
 				t.Errorf("Label = %q, want %q", got, want)
 			}
@@ -62,4 +67,36 @@ func TestProvenance(t *testing.T) {
 func jsonInt(n int64) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// TestStored stores a generated puzzle counted, with its one solution, and
+// with a symmetry form only for 9x9 grids.
+func TestStored(t *testing.T) {
+	four, err := sudokulab.ShapeForN(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, shape := range []sudokulab.Shape{sudokulab.Classic, four} {
+		gen, err := generator.New(generator.Options{Shape: shape, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var made []generator.Puzzle
+		err = gen.Generate(context.Background(), 0, 1, 1, func(p generator.Puzzle) error { made = append(made, p); return nil })
+		if err != nil || len(made) != 1 {
+			t.Fatalf("%dx%d: %d puzzles, %v", shape.N(), shape.N(), len(made), err)
+		}
+		var canon symmetry.Canonicalizer
+		pz, err := made[0].Stored(&canon)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pz.SolutionCount == nil || *pz.SolutionCount != 1 || pz.CountStatus != sudokulab.CountCounted ||
+			pz.Givens.String() != made[0].Givens.String() || pz.Solution.String() != made[0].Solution.String() {
+			t.Errorf("%dx%d: stored %+v", shape.N(), shape.N(), pz)
+		}
+		if (pz.SymmetryForm != "") != (shape == sudokulab.Classic) {
+			t.Errorf("%dx%d: symmetry form %q", shape.N(), shape.N(), pz.SymmetryForm)
+		}
+	}
 }

@@ -254,16 +254,11 @@ func (o *generateOptions) generatorOptions(cmd *cobra.Command) (generator.Option
 // symmetry form (9x9), its rating, and its provenance as the metadata of
 // its membership, labelled gen-SEED-INDEX.
 func generatedRow(p generator.Puzzle, prov generator.Provenance, canon *symmetry.Canonicalizer) (db.ImportRow, error) {
-	one := 1
-	pz := &sudokulab.Puzzle{Givens: p.Givens, Solution: p.Solution, SolutionCount: &one, CountStatus: sudokulab.CountCounted}
-	if p.Givens.Shape == sudokulab.Classic {
-		form, err := canon.Form(p.Givens)
-		if err != nil {
-			return db.ImportRow{}, err
-		}
-		pz.SymmetryForm = form
+	pz, err := p.Stored(canon)
+	if err != nil {
+		return db.ImportRow{}, err
 	}
-	row := db.ImportRow{Puzzle: pz, Membership: sudokulab.Membership{Label: prov.Label(p.Index), Metadata: prov.Of(p).JSON()}}
+	row := db.ImportRow{Puzzle: pz, Membership: prov.Membership(p)}
 	if p.Rating != nil {
 		row.Ratings = []sudokulab.Rating{*p.Rating}
 	}
