@@ -84,13 +84,7 @@ func subcommandArgs(cmd *cobra.Command, args []string) error {
 
 // commandSuggestions returns the subcommands of cmd near name.
 func commandSuggestions(cmd *cobra.Command, name string) []string {
-	var names []string
-	for _, c := range cmd.Commands() {
-		if c.IsAvailableCommand() {
-			names = append(names, c.Name())
-		}
-	}
-	return suggest.Names(name, names)
+	return suggest.Names(name, subcommandNames(cmd))
 }
 
 // subcommandNames lists the subcommands of cmd a user may call.
