@@ -45,3 +45,22 @@ func CopyFile(from, to string) error {
 	}
 	return os.Rename(tmp.Name(), to)
 }
+
+// SeedFile makes the database file path a copy of from (see CopyFile)
+// when from is set and path does not exist, or exists and force is set;
+// an empty from copies nothing. It reports whether path existed before
+// and whether it copied.
+func SeedFile(path, from string, force bool) (existed, copied bool, err error) {
+	_, err = os.Stat(path)
+	existed = err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, false, err
+	}
+	copied = from != "" && (!existed || force)
+	if copied {
+		if err := CopyFile(from, path); err != nil {
+			return existed, false, err
+		}
+	}
+	return existed, copied, nil
+}

@@ -52,3 +52,32 @@ func TestCopyFile(t *testing.T) {
 		t.Errorf("failed copies changed the target: %q", b)
 	}
 }
+
+// TestSeedFile copies only into a missing file, or over an existing one
+// when forced, and copies nothing without a source.
+func TestSeedFile(t *testing.T) {
+	dir := t.TempDir()
+	from, to := filepath.Join(dir, "from.db"), filepath.Join(dir, "to.db")
+	if err := os.WriteFile(from, []byte("seed"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := func() string { b, _ := os.ReadFile(to); return string(b) }
+	if existed, copied, err := db.SeedFile(to, "", false); err != nil || existed || copied || read() != "" {
+		t.Errorf("no source: existed %v, copied %v, %v; file %q", existed, copied, err, read())
+	}
+	if existed, copied, err := db.SeedFile(to, from, false); err != nil || existed || !copied || read() != "seed" {
+		t.Errorf("missing target: existed %v, copied %v, %v; file %q", existed, copied, err, read())
+	}
+	if err := os.WriteFile(to, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if existed, copied, err := db.SeedFile(to, from, false); err != nil || !existed || copied || read() != "mine" {
+		t.Errorf("existing target: existed %v, copied %v, %v; file %q", existed, copied, err, read())
+	}
+	if existed, copied, err := db.SeedFile(to, from, true); err != nil || !existed || !copied || read() != "seed" {
+		t.Errorf("forced: existed %v, copied %v, %v; file %q", existed, copied, err, read())
+	}
+	if _, copied, err := db.SeedFile(to, filepath.Join(dir, "missing.db"), true); err == nil || copied {
+		t.Errorf("missing source: copied %v, %v", copied, err)
+	}
+}

@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -43,16 +40,9 @@ with --from replaces it.`,
 }
 
 func runInit(ctx context.Context, cmd *cobra.Command, o *initOptions) error {
-	_, err := os.Stat(o.dbPath)
-	exists := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	exists, copied, err := db.SeedFile(o.dbPath, o.from, o.force)
+	if err != nil {
 		return err
-	}
-	copied := o.from != "" && (!exists || o.force)
-	if copied {
-		if err := db.CopyFile(o.from, o.dbPath); err != nil {
-			return err
-		}
 	}
 	d, err := o.openCreate(ctx)
 	if err != nil {
