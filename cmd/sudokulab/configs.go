@@ -107,11 +107,8 @@ func newConfigsShowCmd(opts *options) *cobra.Command {
 				return err
 			}
 			w := cmd.OutOrStdout()
-			cols := []string{"parameter", "value", "default", "range", "section", "doc"}
-			rows := make([][]any, len(c.Info.Params))
-			for i, p := range c.Info.Params {
-				rows[i] = []any{p.Name, fmt.Sprint(c.Params[p.Name]), fmt.Sprint(p.Default), p.Range(), p.Section, p.Doc}
-			}
+			t := c.ParamTable()
+			cols, rows := t.Columns, t.Rows
 			switch opts.format {
 			case "csv":
 				return writeRows(w, opts.format, cols, rows)
