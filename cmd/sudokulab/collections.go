@@ -152,10 +152,8 @@ given: then its puzzles are replaced by the selection.`,
 			if o.freeze.Where == "" {
 				return sudokulab.Errorf(sudokulab.EINVALID, "collections add needs --where SQL (--where 1 takes every puzzle)")
 			}
-			for _, e := range []string{o.freeze.Where, o.freeze.OrderBy, o.freeze.Label} {
-				if err := db.CheckPredicate(e); err != nil {
-					return err
-				}
+			if err := o.freeze.Check(); err != nil {
+				return err
 			}
 			d, err := o.openWrite(ctx)
 			if err != nil {
