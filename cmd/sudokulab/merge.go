@@ -105,15 +105,13 @@ func runMerge(ctx context.Context, cmd *cobra.Command, o *mergeOptions, sources 
 	defer dst.Close()
 	stderr := cmd.ErrOrStderr()
 	var (
-		rows      [][]any
+		reps      []db.MergeReport
 		conflicts int64
 		mergeErr  error
 	)
 	for _, target := range sources {
 		rep, err := mergeOne(ctx, stderr, dst, target, o)
-		for _, c := range rep.Counts {
-			rows = append(rows, []any{rep.Source, c.Kind, c.Added, c.Existing, c.Updated, c.Conflicts, c.Skipped, c.Invalid})
-		}
+		reps = append(reps, rep)
 		conflicts += rep.ConflictCount()
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
@@ -124,8 +122,8 @@ func runMerge(ctx context.Context, cmd *cobra.Command, o *mergeOptions, sources 
 		}
 	}
 	// The report of what was done, also when a source failed.
-	if err := writeRows(cmd.OutOrStdout(), o.format,
-		[]string{"source", "kind", "added", "already", "updated", "conflicts", "skipped", "invalid"}, rows); err != nil {
+	t := db.MergeTable(reps)
+	if err := writeRows(cmd.OutOrStdout(), o.format, t.Columns, t.Rows); err != nil {
 		return errors.Join(mergeErr, err)
 	}
 	if mergeErr != nil {
