@@ -61,7 +61,8 @@ func runPuzzlesAdd(ctx context.Context, cmd *cobra.Command, o *puzzlesAddOptions
 	if o.label != "" && o.collection == "" {
 		return sudokulab.Errorf(sudokulab.EINVALID, "--label needs --collection")
 	}
-	p, err := countedPuzzle(ctx, g, o.countTimeout)
+	var s exact.Solver
+	p, _, err := pipeline.Count(ctx, &s, g, o.countTimeout)
 	if err != nil {
 		return err
 	}
@@ -92,16 +93,6 @@ func runPuzzlesAdd(ctx context.Context, cmd *cobra.Command, o *puzzlesAddOptions
 		return err
 	}, object{{"id", p.ID}, {"added", created}, {"givens", g.Givens()}, {"solution_count", count},
 		{"count_status", p.CountStatus}, {"collection", nullString(o.collection)}})
-}
-
-// countedPuzzle returns g as a Puzzle with its solution count (up to 2)
-// and, when unique, its solution; or, when the count takes longer than
-// timeout (see pipeline.CountBudget), with its count undetermined and the
-// solution found, if any.
-func countedPuzzle(ctx context.Context, g sudokulab.Grid, timeout time.Duration) (*sudokulab.Puzzle, error) {
-	var s exact.Solver
-	p, _, err := pipeline.Count(ctx, &s, g, timeout)
-	return p, err
 }
 
 // puzzleCountText describes a stored puzzle's count: "1 (unique)",
