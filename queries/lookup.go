@@ -65,3 +65,13 @@ func CheckNamed(ctx context.Context, x sqlx.ExtContext, values map[string]string
 	}
 	return nil
 }
+
+// ParamDefaults is q's parameters with their defaults, as they would be
+// given: "experiment=NULL collection=paper-puzzles".
+func (q Query) ParamDefaults() string {
+	ps := make([]string, len(q.Params))
+	for i, p := range q.Params {
+		ps[i] = p.Name + "=" + p.DefaultString()
+	}
+	return strings.Join(ps, " ")
+}

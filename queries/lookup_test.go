@@ -99,3 +99,16 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+func TestParamDefaults(t *testing.T) {
+	q, err := queries.Parse("x.sql", "-- name: x\n-- description: d\n-- param: experiment NULL the experiment\n-- param: label 'two words' a label\nSELECT :experiment, :label\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := q.ParamDefaults(), "experiment=NULL label='two words'"; got != want {
+		t.Errorf("ParamDefaults = %q, want %q", got, want)
+	}
+	if got := (queries.Query{}).ParamDefaults(); got != "" {
+		t.Errorf("ParamDefaults of no parameters = %q, want empty", got)
+	}
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -62,11 +61,7 @@ func newQueryListCmd(opts *options) *cobra.Command {
 			}
 			rows := make([][]any, len(qs))
 			for i, q := range qs {
-				ps := make([]string, len(q.Params))
-				for j, p := range q.Params {
-					ps[j] = p.Name + "=" + p.DefaultString()
-				}
-				rows[i] = []any{q.Name, strings.Join(ps, " "), q.Description}
+				rows[i] = []any{q.Name, q.ParamDefaults(), q.Description}
 			}
 			return writeRows(cmd.OutOrStdout(), opts.format, []string{"name", "parameters", "description"}, rows)
 		},
