@@ -93,10 +93,8 @@ func runMerge(ctx context.Context, cmd *cobra.Command, o *mergeOptions, sources 
 	if o.batch < 1 {
 		return sudokulab.Errorf(sudokulab.EINVALID, "--batch %d: want at least 1", o.batch)
 	}
-	for _, src := range sources {
-		if db.SameDatabase(o.dbPath, src) {
-			return sudokulab.Errorf(sudokulab.EINVALID, "source %s is the destination (--db %s) itself", db.Redact(src), db.Redact(o.dbPath))
-		}
+	if err := db.CheckMergeSources(o.dbPath, sources); err != nil {
+		return err
 	}
 	dst, err := o.open(ctx)
 	if err != nil {
