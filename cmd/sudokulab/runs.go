@@ -93,11 +93,7 @@ func runRunsShow(ctx context.Context, cmd *cobra.Command, o *options, id int64) 
 			{"trajectory", rowObjects(tcols, rows)},
 		})
 	}
-	budget := "none"
-	if r.MaxEvaluations > 0 || r.MaxGenerations > 0 || r.TimeoutMS > 0 {
-		budget = fmt.Sprintf("%d evaluations, %d generations, %d ms (0: no limit)", r.MaxEvaluations, r.MaxGenerations, r.TimeoutMS)
-	}
-	fmt.Fprintf(w, "run %d: configuration %s on puzzle %d, seed %d, budget %s\n", r.ID, config, r.PuzzleID, r.Seed, budget)
+	fmt.Fprintf(w, "run %d: configuration %s on puzzle %d, seed %d, budget %s\n", r.ID, config, r.PuzzleID, r.Seed, r.BudgetText())
 	fmt.Fprintf(w, "status %s", r.Status)
 	if r.BestCost != nil {
 		fmt.Fprintf(w, ", best cost %d", *r.BestCost)
