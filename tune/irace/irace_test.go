@@ -35,7 +35,7 @@ func TestWriteGolden(t *testing.T) {
 	dir := t.TempDir()
 	err = irace.Write(dir, irace.Export{
 		Space: space, Instances: []int64{3, 5, 8}, Budget: 500, Seed: 42,
-		Sudokulab: []string{"/opt/bin/sudokulab", "--db", "/data/it's lab.db"},
+		Sudokulab: []string{"/path/to/sudokulab", "--db", "/path/to/it's lab.db"},
 		Run:       []string{"run", "--solver", "s", "--runs", "1", "--set", "t0=12", "--max-evaluations", "300000", "--experiment", "tune-x-irace"},
 		Cost:      "1 - r.solved", MaxEvaluations: 300000,
 	})
