@@ -74,7 +74,7 @@ func openPostgres(ctx context.Context, target string, opts Options) (*sql.DB, er
 		}
 		return sqlDB, nil
 	}
-	sqlDB, err := open()
+	sqlDB, err := openStarted(ctx, open)
 	if err != nil && pgCode(err) == "3D000" && !opts.MustExist {
 		if err = createPostgresDatabase(ctx, cfg); err == nil {
 			sqlDB, err = open()
@@ -90,6 +90,31 @@ func openPostgres(ctx context.Context, target string, opts Options) (*sql.DB, er
 			"database %s does not exist: create it with sudokulab --db '%s' init", cfg.Database, Redact(target))
 	}
 	return nil, sudokulab.Errorf(sudokulab.EINVALID, "open database %s: %s", Redact(target), dbMessage(err))
+}
+
+// startupWait bounds how long openStarted waits for a server that says it
+// is starting up (after a restart, or while it replays its log).
+const startupWait = 30 * time.Second
+
+// openStarted calls open until the server stops answering "the database
+// system is starting up" (57P03), for up to startupWait: workers started
+// beside a server that is restarting wait for it instead of failing. Any
+// other error, and ctx ending, returns at once.
+func openStarted(ctx context.Context, open func() (*sql.DB, error)) (*sql.DB, error) {
+	deadline := time.Now().Add(startupWait)
+	pause := 50 * time.Millisecond
+	for {
+		sqlDB, err := open()
+		if err == nil || pgCode(err) != "57P03" || time.Now().Add(pause).After(deadline) {
+			return sqlDB, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, time.Second)
+	}
 }
 
 // createPostgresDatabase creates the database cfg names, connecting to the
