@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,11 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"sudokulab"
+	"sudokulab/db"
+	"sudokulab/runner"
+	"sudokulab/solvers"
 )
 
 // envChromium set to "skip" switches the browser test off (as for the
@@ -162,4 +168,158 @@ func TestPagesInChromium(t *testing.T) {
 	for _, p := range problems() {
 		t.Errorf("Chromium: %s", p)
 	}
+}
+
+// liveRuns is the plan of TestLiveProgressInChromium: a configuration
+// whose runs take a few tenths of a second each (an annealing search
+// that spends its budget), on the four puzzles of a collection, four
+// seeds each.
+var liveRuns = runner.Spec{Experiment: "live", Configs: []string{"reseda-table1-perm-a0.99"}, Collection: "reseda-2012",
+	FirstSeed: 1, Seeds: 4, Budget: sudokulab.Budget{MaxEvaluations: 150000}, EnqueueOnly: true}
+
+// liveDelay is the issue's bound on the time from a run's end to the open
+// experiment page showing it done.
+const liveDelay = 2 * time.Second
+
+// TestLiveProgressInChromium opens the page of an experiment whose work
+// is queued, then two workers (the path of `sudokulab worker`, each on its
+// own connection to the lab) do it: the page's done count must follow
+// without a reload, showing counts between none and all while the workers
+// record, and show each run done within liveDelay of the run's end (its
+// stored finished_at). The delay is measured, not slept on: the page
+// notes the time of every change of its count (a MutationObserver), and
+// the test compares those times with the runs' ends once all is done.
+func TestLiveProgressInChromium(t *testing.T) {
+	onEngines(t, func(t *testing.T, l *lab) {
+		ctx := context.Background()
+		reg := solvers.Default()
+		enq, err := runner.Run(ctx, l.w, reg, liveRuns, runner.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		planned := int(enq.Planned)
+		if planned != 16 {
+			t.Fatalf("planned %d runs, want 16", planned)
+		}
+		bctx, problems := browser(t, l.srv.URL)
+		tctx, cancel := context.WithTimeout(bctx, 2*time.Minute)
+		defer cancel()
+		const watch = `(() => {
+  const done = document.querySelector('[data-total="done"]');
+  window.liveChanges = [];
+  window.liveMark = true; // gone after a reload
+  new MutationObserver(() => window.liveChanges.push({At: Date.now(), Done: +done.textContent}))
+    .observe(done, {childList: true, characterData: true, subtree: true});
+  return +done.textContent;
+})()`
+		err = chromedp.Do(tctx, chromedp.Navigate(l.srv.URL+"/experiments/live"), chromedp.WaitVisible(`[data-total="done"]`))
+		var before int
+		if err == nil {
+			before, err = chromedp.Run(tctx, chromedp.Evaluate[int](watch))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if before != 0 {
+			t.Fatalf("the page shows %d runs done before the workers start, want 0", before)
+		}
+
+		// Two workers, as two `sudokulab worker --jobs 1` would.
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		for i := range errs {
+			d, err := db.Open(ctx, l.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, errs[i] = runner.Run(tctx, d, reg, runner.Spec{Queued: true, Experiment: liveRuns.Experiment},
+					runner.Options{Jobs: 1, Host: fmt.Sprintf("worker-%d", i+1)})
+			}()
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("worker %d: %v", i+1, err)
+			}
+		}
+		_, err = chromedp.Run(tctx, chromedp.Poll[bool](fmt.Sprintf(`window.liveMark && +document.querySelector('[data-total="done"]').textContent === %d`, planned),
+			chromedp.WithPollingInterval(50*time.Millisecond)))
+		var changes []struct{ At, Done int64 }
+		if err == nil {
+			changes, err = chromedp.Run(tctx, chromedp.Evaluate[[]struct{ At, Done int64 }](`window.liveChanges`))
+		}
+		if err != nil {
+			t.Fatalf("the open page did not come to show all %d runs done (or was reloaded): %v", planned, err)
+		}
+
+		// The k-th run to end is counted once the page shows k done: its
+		// delay is from its end to the first change showing k or more.
+		ends := l.runEnds(t, liveRuns.Experiment)
+		if len(ends) != planned {
+			t.Fatalf("%d runs recorded, want %d", len(ends), planned)
+		}
+		var shown []int64
+		var worst time.Duration
+		for k, end := range ends {
+			i := slices.IndexFunc(changes, func(c struct{ At, Done int64 }) bool { return c.Done > int64(k) })
+			if i < 0 {
+				t.Fatalf("the page never showed run %d of %d done: %v", k+1, planned, changes)
+			}
+			delay := time.UnixMilli(changes[i].At).Sub(end)
+			worst = max(worst, delay)
+			if delay > liveDelay {
+				t.Errorf("run %d of %d ended at %s, the page showed it done %s later (over %s)", k+1, planned,
+					end.Format(time.StampMilli), delay.Round(time.Millisecond), liveDelay)
+			}
+		}
+		for _, c := range changes {
+			if c.Done > 0 && c.Done < int64(planned) && !slices.Contains(shown, c.Done) {
+				shown = append(shown, c.Done)
+			}
+		}
+		if len(shown) < 2 {
+			t.Errorf("the page showed %v runs done between none and all, want it to follow the workers (at least two counts): %v", shown, changes)
+		}
+		t.Logf("%d runs by 2 workers: the page showed counts %v, each run done at most %s after it ended",
+			planned, shown, worst.Round(time.Millisecond))
+		for _, p := range problems() {
+			t.Errorf("Chromium: %s", p)
+		}
+	})
+}
+
+// runEnds returns the end times of the runs of the experiment, in order.
+func (l *lab) runEnds(t *testing.T, experiment string) []time.Time {
+	t.Helper()
+	ctx := context.Background()
+	rows, err := l.w.QueryContext(ctx, l.w.Rebind(`SELECT er.run_id FROM experiment_runs er
+		JOIN experiments e ON e.id = er.experiment_id WHERE e.name = ?`), experiment)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var ends []time.Time
+	for _, id := range ids {
+		r, err := db.GetRun(ctx, l.w, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ends = append(ends, r.FinishedAt)
+	}
+	slices.SortFunc(ends, time.Time.Compare)
+	return ends
 }

@@ -1,10 +1,14 @@
 package web
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"sudokulab"
 	"sudokulab/db"
@@ -102,6 +106,86 @@ type experimentData struct {
 
 // experimentRuns is how many runs the experiment page lists.
 const experimentRuns = 100
+
+// The progress events: how often the stream looks for a change (SQLite's
+// PRAGMA data_version), and how often it reads the progress anyway: a
+// lease lapses with time, not with a write (eventsRefresh), and
+// PostgreSQL has no cheap change counter, so there the progress is read
+// every eventsPoll. It is sent only when it changed.
+const (
+	eventsCheck   = 200 * time.Millisecond
+	eventsRefresh = time.Second
+	eventsPoll    = 500 * time.Millisecond
+)
+
+// progressEvents streams an experiment's progress as server-sent events
+// (text/event-stream): an event "progress" holding the progress JSON at
+// once, then again each time it changes, until the client goes away or the
+// server stops. On SQLite a change is seen within eventsCheck of its
+// commit, for the cost of PRAGMA data_version; the progress is read only
+// then (or every eventsRefresh), and sent only when it differs. On
+// PostgreSQL it is read every eventsPoll.
+func (s *Server) progressEvents(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	name := r.PathValue("name")
+	p, err := s.progressOf(r, name)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	var last []byte
+	send := func(p progressData) bool {
+		b, err := json.Marshal(p)
+		if err != nil {
+			s.log.Printf("%s: %v", r.URL, err)
+			return false
+		}
+		if bytes.Equal(b, last) {
+			return true
+		}
+		last = b
+		if _, err := fmt.Fprintf(w, "event: progress\ndata: %s\n\n", b); err != nil {
+			return false
+		}
+		return rc.Flush() == nil
+	}
+	version, _, err := s.cubes.watch.Version(ctx)
+	if err != nil || !send(p) {
+		return
+	}
+	read := time.Now()
+	tick := time.NewTicker(eventsCheck)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		v, ok, err := s.cubes.watch.Version(ctx)
+		if err != nil {
+			return // the client went away, or the server stops
+		}
+		if ok && v == version && time.Since(read) < eventsRefresh || !ok && time.Since(read) < eventsPoll {
+			continue
+		}
+		version, read = v, time.Now()
+		if p, err = s.progressOf(r, name); err != nil {
+			if ctx.Err() == nil {
+				s.log.Printf("%s: %v", r.URL, err)
+			}
+			return
+		}
+		if !send(p) {
+			return
+		}
+	}
+}
 
 // successRow is a report.SuccessRow with NaN (not computed) as null.
 type successRow struct {

@@ -137,6 +137,7 @@ func (s *Server) routes() {
 	s.mux.Handle("GET /experiments", s.page(s.experiments))
 	s.mux.Handle("GET /experiments/{name}", s.page(s.experiment))
 	s.mux.Handle("GET /experiments/{name}/progress", s.page(s.progress))
+	s.mux.HandleFunc("GET /experiments/{name}/events", s.progressEvents)
 	s.mux.Handle("GET /experiments/{name}/compare", s.page(s.compare))
 	s.mux.HandleFunc("GET /experiments/{name}/success.svg", s.successSVG)
 	s.mux.Handle("GET /runs/{id}", s.page(s.run))

@@ -1,12 +1,16 @@
 // live.js keeps an experiment's progress current without reloading the
-// page: every second it fetches the progress as JSON and rewrites the
-// totals and the two tables. It writes text only (textContent), never
-// markup, so names from the database cannot inject any.
+// page. It listens to the server's progress events (EventSource on
+// /experiments/NAME/events: the server sends the progress when it
+// changes); where the browser has no EventSource, or the stream fails for
+// good, it fetches the progress as JSON every second instead. Either way
+// it rewrites the totals and the two tables, with text only (textContent),
+// never markup, so names from the database cannot inject any.
 (function () {
   "use strict";
   var box = document.getElementById("progress");
   if (!box || !window.fetch) { return; }
   var src = box.getAttribute("data-src");
+  var events = box.getAttribute("data-events");
   var live = box.querySelector(".live");
 
   function cell(v) { return v === null || v === undefined ? "" : String(v); }
@@ -33,22 +37,33 @@
     holder.parentNode.replaceChild(body, holder);
   }
 
+  function show(d) {
+    Object.keys(d.totals).forEach(function (k) {
+      var el = box.querySelector('[data-total="' + k + '"]');
+      if (el) { el.textContent = d.totals[k]; }
+    });
+    var bar = box.querySelector("progress");
+    if (bar) { bar.max = d.planned; bar.value = d.totals.done || 0; }
+    fill("configs", d.configs);
+    fill("hosts", d.hosts);
+    if (live) { live.hidden = false; }
+  }
+
   function poll() {
     fetch(src, { headers: { "Accept": "application/json" } })
       .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.json(); })
-      .then(function (d) {
-        Object.keys(d.totals).forEach(function (k) {
-          var el = box.querySelector('[data-total="' + k + '"]');
-          if (el) { el.textContent = d.totals[k]; }
-        });
-        var bar = box.querySelector("progress");
-        if (bar) { bar.max = d.planned; bar.value = d.totals.done || 0; }
-        fill("configs", d.configs);
-        fill("hosts", d.hosts);
-        if (live) { live.hidden = false; }
-      })
+      .then(show)
       .catch(function () { if (live) { live.hidden = true; } })
       .then(function () { setTimeout(poll, 1000); });
   }
-  setTimeout(poll, 1000);
+
+  if (!window.EventSource || !events) { setTimeout(poll, 1000); return; }
+  var es = new EventSource(events);
+  es.addEventListener("progress", function (e) { show(JSON.parse(e.data)); });
+  es.onerror = function () {
+    if (live) { live.hidden = true; }
+    // EventSource reconnects by itself after a dropped stream; once it
+    // gives up (an error answer), poll.
+    if (es.readyState === EventSource.CLOSED) { setTimeout(poll, 1000); }
+  };
 })();
