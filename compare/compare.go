@@ -13,12 +13,12 @@
 package compare
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 
 	"sudokulab"
 	"sudokulab/db"
@@ -187,35 +187,32 @@ func Load(ctx context.Context, d *db.DB, o Options) ([]Run, string, error) {
 	if err := db.RequireSelected(ctx, d, sel); err != nil {
 		return nil, "", fmt.Errorf("compare: %w", err)
 	}
-	var timeCol string
 	unit := UnitOf(o.Time)
-	switch o.Time {
-	case Seconds:
-		timeCol = "r.wall_seconds"
-	case CPU:
-		timeCol = "r.cpu_seconds"
-	case Evaluations:
-		timeCol = "r.effort"
-	default:
+	timeOf, ok := map[Measure]func(db.RankedRun) *float64{
+		Seconds:     func(r db.RankedRun) *float64 { return r.Wall },
+		CPU:         func(r db.RankedRun) *float64 { return r.CPU },
+		Evaluations: func(r db.RankedRun) *float64 { return r.Effort },
+	}[o.Time]
+	if !ok {
 		return nil, "", sudokulab.Errorf(sudokulab.EINVALID, "compare: unknown time measure %q", o.Time)
 	}
-	cond, args := sel.Condition()
-	q := `SELECT r.config, r.puzzle_id, r.solved, ` + timeCol + `, r.effort_unit
-		FROM run_results r
-		WHERE ` + cond + ` AND r.status IN ('solved', 'unsolved', 'timeout')
-		ORDER BY r.puzzle_id, r.id`
-	t, err := d.ReadQuery(ctx, q, args...)
+	read, err := d.FinishedRuns(ctx, sel)
 	if err != nil {
 		return nil, "", fmt.Errorf("compare: %w", err)
 	}
+	// Read by configuration; Analyze takes each side's runs of a puzzle
+	// in run order, which this keeps.
+	slices.SortStableFunc(read, func(x, y db.RankedRun) int { return cmp.Compare(x.Puzzle, y.Puzzle) })
 	units := map[string]string{}
-	runs := make([]Run, 0, len(t.Rows))
-	for _, row := range t.Rows {
-		config := fmt.Sprint(row[0])
-		r := Run{B: config == o.B, Puzzle: toInt(row[1]), Solved: toInt(row[2]) == 1, Time: toFloat(row[3])}
-		runs = append(runs, r)
-		if row[4] != nil {
-			units[config] = fmt.Sprint(row[4])
+	runs := make([]Run, 0, len(read))
+	for _, r := range read {
+		t := math.NaN()
+		if p := timeOf(r); p != nil {
+			t = *p
+		}
+		runs = append(runs, Run{B: r.Config == o.B, Puzzle: r.Puzzle, Solved: r.Solved, Time: t})
+		if r.EffortUnit != "" {
+			units[r.Config] = r.EffortUnit
 		}
 	}
 	if o.Time == Evaluations {
@@ -358,37 +355,4 @@ func (row Row) cells(puzzle any) []any {
 		sig(row.A.ERT.Estimate, 6), sig(row.A.ERT.Low, 6), sig(row.A.ERT.High, 6),
 		sig(row.B.ERT.Estimate, 6), sig(row.B.ERT.Low, 6), sig(row.B.ERT.High, 6),
 	}
-}
-
-// toInt converts a scanned integer column.
-func toInt(v any) int64 {
-	switch x := v.(type) {
-	case int64:
-		return x
-	case float64:
-		return int64(x)
-	case string:
-		n, _ := strconv.ParseInt(x, 10, 64)
-		return n
-	}
-	return 0
-}
-
-// toFloat converts a scanned number column; NULL is NaN.
-func toFloat(v any) float64 {
-	switch x := v.(type) {
-	case nil:
-		return math.NaN()
-	case int64:
-		return float64(x)
-	case float64:
-		return x
-	case string:
-		f, err := strconv.ParseFloat(x, 64)
-		if err != nil {
-			return math.NaN()
-		}
-		return f
-	}
-	return math.NaN()
 }

@@ -33,6 +33,17 @@ func (d *DB) RankingRuns(ctx context.Context, sel RunSelection) ([]RankedRun, er
 	if err := RequireSelected(ctx, d, sel); err != nil {
 		return nil, err
 	}
+	runs, err := d.FinishedRuns(ctx, sel)
+	if err != nil {
+		return nil, fmt.Errorf("ranking runs: %w", err)
+	}
+	return runs, nil
+}
+
+// FinishedRuns is RankingRuns without its checks: the finished runs sel
+// chooses, ordered by configuration, puzzle and run id, read on a
+// read-only connection. sel must have passed Check.
+func (d *DB) FinishedRuns(ctx context.Context, sel RunSelection) ([]RankedRun, error) {
 	cond, args := sel.Condition()
 	t, err := d.ReadQuery(ctx, `
 		SELECT r.config, r.puzzle_id, r.solved, r.effort, r.effort_unit, r.cpu_seconds, r.wall_seconds, r.timeout_ms
@@ -40,7 +51,7 @@ func (d *DB) RankingRuns(ctx context.Context, sel RunSelection) ([]RankedRun, er
 		WHERE `+cond+` AND r.status IN ('solved', 'unsolved', 'timeout')
 		ORDER BY r.config, r.puzzle_id, r.id`, args...)
 	if err != nil {
-		return nil, fmt.Errorf("ranking runs: %w", err)
+		return nil, err
 	}
 	runs := make([]RankedRun, len(t.Rows))
 	for i, row := range t.Rows {

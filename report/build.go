@@ -104,10 +104,6 @@ type builder struct {
 	all  []run // every run, canceled and failed ones too, in the same order
 	// useCPU is true when every analysed run has its CPU time.
 	useCPU bool
-	// inExperiment is the condition on the run_results row r choosing
-	// the experiment's runs (db.RunSelection), with its arguments.
-	inExperiment string
-	inArgs       []any
 }
 
 // Build reads the report of experiment o.Experiment from d, on read-only
@@ -124,7 +120,6 @@ func Build(ctx context.Context, d *db.DB, o Options) (*Report, error) {
 	}
 	b := &builder{ctx: ctx, d: d, o: o, rng: rand.New(rand.NewPCG(o.Seed, 0x7e9047)),
 		rep: &Report{Level: o.Level, Resamples: o.Resamples}}
-	b.inExperiment, b.inArgs = db.RunSelection{Experiment: o.Experiment}.Condition()
 	steps := []func() error{b.experiment, b.loadRuns, b.summary, b.ranking, b.configTable, b.groupTable, b.comparisons, b.settings, b.provenance}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -134,48 +129,42 @@ func Build(ctx context.Context, d *db.DB, o Options) (*Report, error) {
 	return b.rep, nil
 }
 
-// query runs a read-only query.
-func (b *builder) query(what, q string, args ...any) (db.Table, error) {
-	t, err := b.d.ReadQuery(b.ctx, q, args...)
-	if err != nil {
-		return t, fmt.Errorf("report: %s: %w", what, err)
+// readErr wraps an error reading what from the database.
+func readErr(what string, err error) error {
+	if err == nil {
+		return nil
 	}
-	return t, nil
+	return fmt.Errorf("report: %s: %w", what, err)
 }
 
 func (b *builder) experiment() error {
-	t, err := b.query("experiment", `SELECT name, description, created_at FROM experiments WHERE name = ?`, b.o.Experiment)
+	e, ok, err := b.d.ExperimentHead(b.ctx, b.o.Experiment)
 	if err != nil {
-		return err
+		return readErr("experiment", err)
 	}
-	if len(t.Rows) == 0 {
+	if !ok {
 		return sudokulab.Errorf(sudokulab.ENOTFOUND, "report: no experiment called %q (sudokulab experiments list)", b.o.Experiment)
 	}
-	row := t.Rows[0]
-	b.rep.Experiment = Experiment{Name: str(row[0]), Description: str(row[1]), Created: str(row[2])}
+	b.rep.Experiment = Experiment{Name: e.Name, Description: e.Description, Created: e.Created}
 	b.rep.Title = "Experiment " + b.rep.Experiment.Name
 	return nil
 }
 
 func (b *builder) loadRuns() error {
-	t, err := b.query("runs", `
-		SELECT r.config, r.solver, r.puzzle_id, r.status, r.solved, r.effort, r.effort_unit, r.wall_seconds, r.cpu_seconds, r.id,
-		       r.seed, r.max_evaluations, r.max_generations, r.timeout_ms, r.code_version
-		FROM run_results r
-		WHERE `+b.inExperiment, b.inArgs...)
+	read, err := b.d.ExperimentRuns(b.ctx, b.o.Experiment)
 	if err != nil {
-		return err
+		return readErr("runs", err)
 	}
-	if len(t.Rows) == 0 {
+	if len(read) == 0 {
 		return sudokulab.Errorf(sudokulab.ENOTFOUND, "report: experiment %q has no runs yet (sudokulab experiments show %s)", b.o.Experiment, b.o.Experiment)
 	}
 	s := &b.rep.Summary
 	configs, puzzles := map[string]bool{}, map[int64]bool{}
 	b.useCPU = true
-	for _, row := range t.Rows {
-		r := run{config: str(row[0]), solver: str(row[1]), puzzle: toInt(row[2]), status: str(row[3]),
-			solved: toInt(row[4]) == 1, effort: db.Number(row[5]), unit: str(row[6]), wall: db.Number(row[7]), cpu: db.Number(row[8]), id: toInt(row[9]),
-			key: [4]int64{toInt(row[10]), toInt(row[11]), toInt(row[12]), toInt(row[13])}, codeVersion: str(row[14])}
+	for _, e := range read {
+		r := run{config: e.Config, solver: e.Solver, puzzle: e.Puzzle, status: e.Status, solved: e.Solved,
+			effort: e.Effort, unit: e.EffortUnit, wall: e.Wall, cpu: e.CPU, id: e.ID,
+			key: [4]int64{e.Seed, e.MaxEvaluations, e.MaxGenerations, e.TimeoutMS}, codeVersion: e.CodeVersion}
 		s.Runs++
 		b.all = append(b.all, r)
 		configs[r.config], puzzles[r.puzzle] = true, true
@@ -239,22 +228,15 @@ func (b *builder) note(format string, args ...any) {
 
 func (b *builder) summary() error {
 	s := &b.rep.Summary
-	t, err := b.query("work", `
-		SELECT COUNT(*), SUM(CASE WHEN w.state <> 'done' THEN 1 ELSE 0 END)
-		FROM work w JOIN experiments e ON e.id = w.experiment_id WHERE e.name = ?`, b.o.Experiment)
-	if err != nil {
-		return err
+	var err error
+	if s.Planned, s.Pending, err = b.d.ExperimentWork(b.ctx, b.o.Experiment); err != nil {
+		return readErr("work", err)
 	}
-	s.Planned, s.Pending = int(toInt(t.Rows[0][0])), int(toInt(t.Rows[0][1]))
 	if s.Pending > 0 {
 		b.note("The experiment is not finished: %d of its %d planned runs are still to do; the tables count the %d recorded.", s.Pending, s.Planned, s.Runs)
 	}
-	t, err = b.query("dates", `SELECT MIN(r.started_at), MAX(r.finished_at) FROM run_results r WHERE `+b.inExperiment, b.inArgs...)
-	if err != nil {
-		return err
-	}
-	s.FirstRun, s.LastRun = str(t.Rows[0][0]), str(t.Rows[0][1])
-	return nil
+	s.FirstRun, s.LastRun, err = b.d.ExperimentDates(b.ctx, b.o.Experiment)
+	return readErr("dates", err)
 }
 
 // seconds returns a run's time in the report's time unit.
@@ -365,39 +347,29 @@ func (b *builder) groupTable() error {
 	var order []string
 	if byPuzzle {
 		b.rep.GroupBy = "puzzle"
-		t, err := b.query("puzzles", `
-			SELECT p.id, p.givens, p.size,
-			       (SELECT MIN(pc.label) FROM puzzle_catalog pc WHERE pc.id = p.id AND pc.label <> '')
-			FROM puzzles p
-			WHERE p.id IN (SELECT r.puzzle_id FROM run_results r WHERE `+b.inExperiment+`)
-			ORDER BY p.id`, b.inArgs...)
+		ps, err := b.d.ExperimentPuzzles(b.ctx, b.o.Experiment)
 		if err != nil {
-			return err
+			return readErr("puzzles", err)
 		}
-		for _, row := range t.Rows {
-			name := fmt.Sprintf("#%d", toInt(row[0]))
-			if l := str(row[3]); l != "" {
-				name += " " + l
+		for _, p := range ps {
+			name := fmt.Sprintf("#%d", p.ID)
+			if p.Label != "" {
+				name += " " + p.Label
 			}
-			size := toInt(row[2])
-			name += fmt.Sprintf(" (%dx%d, %d givens)", size, size, toInt(row[1]))
-			groupsOf[toInt(row[0])] = []string{name}
+			name += fmt.Sprintf(" (%dx%d, %d givens)", p.Size, p.Size, p.Givens)
+			groupsOf[p.ID] = []string{name}
 			order = append(order, name)
 		}
 	} else {
 		b.rep.GroupBy = "collection"
-		t, err := b.query("collections", `
-			SELECT DISTINCT pc.id, pc.collection
-			FROM puzzle_catalog pc
-			WHERE pc.id IN (SELECT r.puzzle_id FROM run_results r WHERE `+b.inExperiment+`)
-			ORDER BY pc.id`, b.inArgs...)
+		ms, err := b.d.ExperimentMemberships(b.ctx, b.o.Experiment)
 		if err != nil {
-			return err
+			return readErr("collections", err)
 		}
 		shared := false
-		for _, row := range t.Rows {
-			id, c := toInt(row[0]), str(row[1])
-			if row[1] == nil {
+		for _, m := range ms {
+			id, c := m.Puzzle, m.Collection
+			if m.InNone {
 				c = noCollection
 			}
 			groupsOf[id] = append(groupsOf[id], c)
@@ -520,21 +492,18 @@ func (b *builder) pair(a, bName string, ra, rb []run) Pair {
 }
 
 func (b *builder) settings() error {
-	t, err := b.query("configurations", `
-		SELECT c.name, c.solver, c.params, c.description, c.preset
-		FROM configs c
-		WHERE c.id IN (SELECT r.config_id FROM run_results r WHERE `+b.inExperiment+`)`, b.inArgs...)
+	rows, err := b.d.ExperimentConfigs(b.ctx, b.o.Experiment)
 	if err != nil {
-		return err
+		return readErr("configurations", err)
 	}
-	slices.SortFunc(t.Rows, func(x, y []any) int { return strings.Compare(str(x[0]), str(y[0])) })
+	slices.SortFunc(rows, func(x, y db.ConfigRow) int { return strings.Compare(x.Name, y.Name) })
 	collections, err := b.d.ExperimentCollections(b.ctx, b.o.Experiment)
 	if err != nil {
 		return fmt.Errorf("report: collections: %w", err)
 	}
 	names, runsOf := byConfig(b.all)
-	for _, row := range t.Rows {
-		c := Config{Name: str(row[0]), Solver: str(row[1]), Description: str(row[3]), Preset: toInt(row[4]) == 1}
+	for _, row := range rows {
+		c := Config{Name: row.Name, Solver: row.Solver, Description: row.Description, Preset: row.Preset}
 		var info *sudokulab.SolverInfo
 		for i := range b.o.Solvers {
 			if b.o.Solvers[i].Name == c.Solver {
@@ -544,7 +513,7 @@ func (b *builder) settings() error {
 		if info != nil {
 			c.Summary, c.Paper, c.Counting = info.Summary, info.Paper, info.Counting
 		}
-		params, err := params(str(row[2]), info)
+		params, err := params(row.Params, info)
 		if err != nil {
 			return fmt.Errorf("report: configuration %s: %w", c.Name, err)
 		}
@@ -630,41 +599,20 @@ func (b *builder) provenance() error {
 	p.Runs = b.rep.Summary.Runs
 	p.FirstRun, p.LastRun = b.rep.Summary.FirstRun, b.rep.Summary.LastRun
 	for _, c := range []struct {
-		col string
-		to  *[]Count
-	}{{"code_version", &p.CodeVersions}, {"host", &p.Hosts}} {
-		t, err := b.query(c.col, `
-			SELECT r.`+c.col+`, COUNT(*), MIN(r.started_at), MAX(r.finished_at)
-			FROM run_results r WHERE `+b.inExperiment+`
-			GROUP BY r.`+c.col+`
-			ORDER BY MIN(r.started_at), r.`+c.col, b.inArgs...)
+		by string
+		to *[]Count
+	}{{db.ByCodeVersion, &p.CodeVersions}, {db.ByHost, &p.Hosts}} {
+		origins, err := b.d.ExperimentOrigins(b.ctx, b.o.Experiment, c.by)
 		if err != nil {
-			return err
+			return readErr(c.by, err)
 		}
-		for _, row := range t.Rows {
-			v := str(row[0])
+		for _, o := range origins {
+			v := o.Value
 			if v == "" {
 				v = "(not recorded)"
 			}
-			*c.to = append(*c.to, Count{Value: v, Runs: int(toInt(row[1])), FirstRun: str(row[2]), LastRun: str(row[3])})
+			*c.to = append(*c.to, Count{Value: v, Runs: o.Runs, FirstRun: o.FirstRun, LastRun: o.LastRun})
 		}
 	}
 	return nil
-}
-
-// str reads a text column; NULL is "".
-func str(v any) string {
-	if v == nil {
-		return ""
-	}
-	return fmt.Sprint(v)
-}
-
-// toInt reads an integer column; NULL is 0.
-func toInt(v any) int64 {
-	f := db.Number(v)
-	if math.IsNaN(f) {
-		return 0
-	}
-	return int64(math.Round(f))
 }
