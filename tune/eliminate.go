@@ -33,9 +33,10 @@ type Verdict struct {
 // t_{1-(1-conf)/2, (n-1)(k-1)} sqrt(2 (n A - sum R_j^2) / ((n-1)(k-1)))
 // are dropped, A being the sum of the squared ranks. With two it is
 // Wilcoxon's signed-rank test of the pairs, which drops the candidate
-// whose median difference is the larger; irace asks R for the normal
-// approximation there, stats.SignedRank is exact below its ExactLimit
-// pairs when there are no ties.
+// whose median difference is the larger (exact below stats.ExactLimit
+// pairs without ties, as R's wilcox.test, which irace calls, is); but a
+// candidate no worse than the other on every instance drops the other at
+// once, with p = 0, as irace does.
 func Eliminate(costs [][]float64, conf float64) Verdict {
 	k := 0
 	if len(costs) > 0 {
@@ -60,6 +61,16 @@ func Eliminate(costs [][]float64, conf float64) Verdict {
 		x, y, d := make([]float64, n), make([]float64, n), make([]float64, n)
 		for i, row := range costs {
 			x[i], y[i], d[i] = row[0], row[1], row[0]-row[1]
+		}
+		// One no worse than the other on every instance drops the other
+		// without a test (irace's aux_friedman reports p = 0 then).
+		switch {
+		case n > 0 && slices.Max(d) <= 0:
+			v.P, v.Keep[1] = 0, false
+			return v
+		case n > 0 && slices.Min(d) >= 0:
+			v.P, v.Keep[0] = 0, false
+			return v
 		}
 		v.P = stats.SignedRank(x, y, stats.TwoSided).P
 		if v.P < alpha {

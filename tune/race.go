@@ -123,6 +123,9 @@ type Result struct {
 	Runs, Iterations int
 	// Stop says why the tuning stopped.
 	Stop string
+	// SoftRestarts lists the iterations whose sampling models were
+	// widened because new candidates came out nearly the same as others.
+	SoftRestarts []int
 }
 
 // Tune configures by iterated racing (§3.1 and §3.3): in iteration j of
@@ -170,6 +173,8 @@ type tuning struct {
 	byID    map[int]*Candidate
 	all     []*Candidate
 	runs    int
+	// restarts lists the iterations whose models were soft-restarted.
+	restarts []int
 }
 
 func (t *tuning) run(ctx context.Context) (Result, error) {
@@ -214,17 +219,19 @@ func (t *tuning) run(ctx context.Context) (Result, error) {
 		elites = survivors[:min(len(survivors), o.MinSurvival)]
 		res.Iterations = it
 	}
-	res.Elites, res.Candidates, res.Runs = elites, t.all, t.runs
+	res.Elites, res.Candidates, res.Runs, res.SoftRestarts = elites, t.all, t.runs, t.restarts
 	return res, nil
 }
 
 func roundUp(x, d int) int { return x + (d-x%d)%d }
 
 // candidates returns the candidates of iteration it: the elites first,
-// then new ones up to n.
+// then new ones up to n. After the first iteration, when a new candidate
+// is nearly the same as another of the race (see similar), the models
+// it came from are widened and the new candidates drawn again, once
+// (irace's soft restart).
 func (t *tuning) candidates(it, iters, n int, elites []*Candidate) ([]*Candidate, error) {
 	cands := slices.Clone(elites)
-	rng := t.opts.Rand
 	if it == 1 {
 		for _, set := range t.space.Initial {
 			if len(cands) == n {
@@ -243,11 +250,35 @@ func (t *tuning) candidates(it, iters, n int, elites []*Candidate) ([]*Candidate
 	} else {
 		updateModels(t.space, elites, t.byID, it, iters, n-len(elites))
 	}
-	for len(cands) < n {
+	vals, parents := t.sample(it, n-len(cands), cands, elites)
+	if it > 1 {
+		if restart := similar(t.space, elites, vals, parents); len(restart) > 0 {
+			restartModels(t.space, restart, n-len(elites))
+			t.restarts = append(t.restarts, it)
+			vals, parents = t.sample(it, n-len(cands), cands, elites)
+		}
+	}
+	for i, v := range vals {
+		cands = append(cands, t.add(it, parents[i], v))
+	}
+	return cands, nil
+}
+
+// sample draws count new candidates' values, and their parents' IDs:
+// uniformly in the first iteration, else around elites. A duplicate of a
+// candidate in cands or of one drawn before would only spend runs: it is
+// drawn again, a bounded number of times.
+func (t *tuning) sample(it, count int, cands, elites []*Candidate) ([][]float64, []int) {
+	rng := t.opts.Rand
+	var vals [][]float64
+	var parents []int
+	dup := func(v []float64) bool {
+		return slices.ContainsFunc(cands, func(c *Candidate) bool { return slices.Equal(c.Values, v) }) ||
+			slices.ContainsFunc(vals, func(w []float64) bool { return slices.Equal(w, v) })
+	}
+	for range count {
 		var v []float64
 		parent := 0
-		// A duplicate of a candidate raced in this iteration would only
-		// spend runs: draw again, a bounded number of times.
 		for try := 0; ; try++ {
 			if it == 1 {
 				v = sampleUniform(t.space, rng)
@@ -255,13 +286,13 @@ func (t *tuning) candidates(it, iters, n int, elites []*Candidate) ([]*Candidate
 				e := pickParent(elites, rng)
 				v, parent = sampleAround(t.space, e, rng), e.ID
 			}
-			if try == 100 || !slices.ContainsFunc(cands, func(c *Candidate) bool { return slices.Equal(c.Values, v) }) {
+			if try == 100 || !dup(v) {
 				break
 			}
 		}
-		cands = append(cands, t.add(it, parent, v))
+		vals, parents = append(vals, v), append(parents, parent)
 	}
-	return cands, nil
+	return vals, parents
 }
 
 func (t *tuning) add(it, parent int, v []float64) *Candidate {

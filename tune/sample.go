@@ -3,6 +3,7 @@ package tune
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 )
 
@@ -190,10 +191,13 @@ func truncatedNormal(mu, sd, lo, hi float64, rng *rand.Rand) float64 {
 // (§3.1): each numerical deviation shrinks by the factor
 // (1/newCandidates)^(1/len(Params)), and each categorical's probabilities
 // are scaled by 1-(it-1)/iters with (it-1)/iters added to the elite's own
-// choice. An elite without a model takes its parent's, or the initial one.
+// choice, normalised, capped at 0.2^(1/len(Params)) and normalised again
+// (irace's updateModel for an elitist race). An elite without a model
+// takes its parent's, or the initial one.
 func updateModels(s Space, elites []*Candidate, byID map[int]*Candidate, it, iters, newCandidates int) {
 	shrink := math.Pow(1/float64(max(newCandidates, 1)), 1/float64(len(s.Params)))
 	pull := float64(it-1) / float64(iters)
+	probMax := math.Pow(0.2, 1/float64(len(s.Params)))
 	for _, e := range elites {
 		switch parent := byID[e.Parent]; {
 		case e.model != nil:
@@ -208,17 +212,17 @@ func updateModels(s Space, elites []*Candidate, byID map[int]*Candidate, it, ite
 				continue
 			}
 			probs := e.model.probs[i]
-			var sum float64
 			for j := range probs {
 				probs[j] *= 1 - pull
 			}
 			probs[int(e.Values[i])] += pull
-			for _, q := range probs {
-				sum += q
-			}
+			normalize(probs)
+			// Elitist irace caps each probability (then normalises
+			// again), so that no choice is given up for good.
 			for j := range probs {
-				probs[j] /= sum
+				probs[j] = math.Min(probs[j], probMax)
 			}
+			normalize(probs)
 		}
 	}
 }
@@ -232,4 +236,98 @@ func pickParent(elites []*Candidate, rng *rand.Rand) *Candidate {
 		w[r] = float64(n-r) / float64(n*(n+1)/2)
 	}
 	return elites[pick(w, rng)]
+}
+
+// normalize scales probs to sum to 1.
+func normalize(probs []float64) {
+	var sum float64
+	for _, q := range probs {
+		sum += q
+	}
+	for j := range probs {
+		probs[j] /= sum
+	}
+}
+
+// softRestartThreshold is the distance, as a fraction of a numerical
+// parameter's range, within which two candidates count as the same for a
+// soft restart: irace's softRestartThreshold, 10^-digits.
+const softRestartThreshold = 1e-4
+
+// similar returns the elites whose models a soft restart widens (§3.1,
+// "soft restart"; irace's similarConfigurations and restartConfigurations):
+// among the elites and the new candidates vals (sampled around the
+// elites parents), any two with the same choices and numbers within
+// softRestartThreshold of their ranges (on the parameters' own scale, as
+// irace measures) are similar; the model of a similar elite, and of the
+// parent of a similar new candidate, is restarted.
+func similar(s Space, elites []*Candidate, vals [][]float64, parents []int) []*Candidate {
+	values := make([][]float64, 0, len(elites)+len(vals))
+	owners := make([]*Candidate, 0, len(elites)+len(vals))
+	for _, e := range elites {
+		values, owners = append(values, e.Values), append(owners, e)
+	}
+	for i, v := range vals {
+		j := slices.IndexFunc(elites, func(e *Candidate) bool { return e.ID == parents[i] })
+		if j < 0 {
+			continue
+		}
+		values, owners = append(values, v), append(owners, elites[j])
+	}
+	var out []*Candidate
+	mark := func(c *Candidate) {
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	for i := range values {
+		for j := i + 1; j < len(values); j++ {
+			if near(s, values[i], values[j]) {
+				mark(owners[i])
+				mark(owners[j])
+			}
+		}
+	}
+	return out
+}
+
+// near says whether two candidates' values are the same choices and
+// numbers within softRestartThreshold of each range.
+func near(s Space, a, b []float64) bool {
+	for i, p := range s.Params {
+		if p.Kind == Categorical {
+			if a[i] != b[i] {
+				return false
+			}
+			continue
+		}
+		if r := p.Max - p.Min; math.Abs(a[i]-b[i]) > softRestartThreshold*r {
+			return false
+		}
+	}
+	return true
+}
+
+// restartModels widens the models of elites (irace's
+// restartConfigurations): each categorical's probabilities move a tenth
+// of the way toward their largest (0.9 p + 0.1 max p, normalised), and
+// each numerical deviation becomes min(sd newCandidates^(2/N_param),
+// sd_0 (1/newCandidates)^(1/N_param)), sd_0 being the initial half range.
+func restartModels(s Space, elites []*Candidate, newCandidates int) {
+	k, n := float64(len(s.Params)), float64(max(newCandidates, 1))
+	initial := initialModel(s)
+	for _, e := range elites {
+		for i, p := range s.Params {
+			if p.Kind != Categorical {
+				e.model.sd[i] = math.Min(e.model.sd[i]*math.Pow(n, 2/k), initial.sd[i]*math.Pow(1/n, 1/k))
+				continue
+			}
+			probs := e.model.probs[i]
+			top := slices.Max(probs)
+			for j := range probs {
+				probs[j] = 0.9*probs[j] + 0.1*top
+			}
+			normalize(probs)
+		}
+	}
 }
