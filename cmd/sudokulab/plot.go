@@ -4,12 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"gonum.org/v1/plot/vg"
 
 	"sudokulab"
 	"sudokulab/compare"
@@ -51,13 +47,24 @@ type plotOptions struct {
 	warn io.Writer
 }
 
+// rankPlotFlags are the flags of the ranking's pictures.
+type rankPlotFlags struct {
+	measure, time string
+	timeAsked     bool
+	parK, alpha   float64
+	aggX          string
+}
+
 // Plot kinds, the subcommands of plot.
 const (
-	plotConvergence = "convergence"
-	plotECDF        = "ecdf"
-	plotSuccess     = "success"
-	plotERT         = "ert"
-	plotScoreboard  = "scoreboard"
+	plotConvergence = figures.KindConvergence
+	plotECDF        = figures.KindECDF
+	plotSuccess     = figures.KindSuccess
+	plotERT         = figures.KindERT
+	plotScoreboard  = figures.KindScoreboard
+	plotCD          = figures.KindCD
+	plotProfile     = figures.KindProfile
+	plotAggECDF     = figures.KindAggECDF
 )
 
 func newPlotCmd(opts *options) *cobra.Command {
@@ -234,140 +241,30 @@ func runPlot(ctx context.Context, cmd *cobra.Command, o *plotOptions, kind strin
 	return nil
 }
 
-// oneOf checks that a flag's value is one of the allowed.
-func oneOf(flag, v string, allowed ...string) error {
-	if slices.Contains(allowed, v) {
-		return nil
+// request is the picture of kind the flags ask for.
+func (o *plotOptions) request(kind string) figures.Request {
+	r := figures.Request{Kind: kind, Selection: db.RunSelection{Experiment: o.experiment, Configs: o.configs, Where: o.where, RunsWhere: o.runsWhere},
+		Width: o.width, Height: o.height, Title: o.title, Top: o.top, AxisAsked: o.axisAsked, Quantiles: o.quantiles,
+		Resamples: o.resamples, Level: o.level, Rater: o.rater, By: o.by, Readings: o.readings, Paper: o.paper,
+		Measure: o.rank.measure, Time: o.rank.time, TimeAsked: o.rank.timeAsked, ParK: o.rank.parK, Alpha: o.rank.alpha, Warn: o.warn}
+	switch kind {
+	case plotConvergence:
+		r.X, r.LogY, r.Panels = o.convX, o.convLogY, o.convPanels
+	case plotECDF:
+		r.X = o.ecdfX
+	case plotERT:
+		r.X, r.LogY, r.Panels = o.ertX, o.ertLogY, o.ertPanel
+	case plotAggECDF:
+		r.X = o.rank.aggX
 	}
-	return sudokulab.Errorf(sudokulab.EINVALID, "--%s %q: want %s", flag, v, strings.Join(allowed, ", "))
+	return r
 }
 
 // check validates the flags of kind before the database is opened.
-func (o *plotOptions) check(kind string) error {
-	var err error
-	switch kind {
-	case plotConvergence:
-		err = oneOf("x", o.convX, "generations", "evaluations", "seconds")
-		if err == nil {
-			err = oneOf("panels", o.convPanels, "auto", "puzzle", "none")
-		}
-		if q := o.quantiles; err == nil && (len(q) != 2 || q[0] < 0 || q[1] > 1 || q[0] >= q[1]) {
-			err = sudokulab.Errorf(sudokulab.EINVALID, "--quantiles %v: want two increasing numbers between 0 and 1", q)
-		}
-	case plotECDF:
-		err = oneOf("x", o.ecdfX, "evaluations", "generations", "effort", "seconds", "cpu")
-		if err == nil && o.resamples < 0 {
-			err = sudokulab.Errorf(sudokulab.EINVALID, "--resamples %d: want 0 (no band) or more", o.resamples)
-		}
-	case plotSuccess:
-		err = oneOf("by", o.by, "label", "collection", "all")
-	case plotERT:
-		err = oneOf("x", o.ertX, "evaluations", "generations", "seconds")
-		if err == nil {
-			err = oneOf("panels", o.ertPanel, "auto", "puzzle", "none")
-		}
-	case plotScoreboard:
-		err = oneOf("readings", o.readings, "paper", "readings", "all")
-		if err == nil && (len(o.configs) > 0 || o.where != "" || o.runsWhere != "") {
-			err = sudokulab.Errorf(sudokulab.EINVALID, "plot scoreboard takes no --config, --where or --runs-where: its cells are the published ones (use --paper, --readings or --experiment)")
-		}
-	case plotCD, plotProfile, plotAggECDF:
-		err = o.checkRanking(kind)
-	default:
-		err = sudokulab.Errorf(sudokulab.EINVALID, "plot %q: want convergence, ecdf, success, ert, scoreboard, cd, profile or aggecdf", kind)
-	}
-	if err != nil {
-		return err
-	}
-	if (kind == plotECDF || kind == plotSuccess) && o.level != 0 && (o.level <= 0 || o.level >= 1) {
-		return sudokulab.Errorf(sudokulab.EINVALID, "--level %g: want a confidence level between 0 and 1, such as 0.95", o.level)
-	}
-	if o.top < 1 || o.top > plots.MaxSeries {
-		return sudokulab.Errorf(sudokulab.EINVALID, "--top %d: want 1 to %d, as many configurations as can be told apart", o.top, plots.MaxSeries)
-	}
-	if len(o.configs) > plots.MaxSeries && kind != plotCD {
-		return sudokulab.Errorf(sudokulab.EINVALID, "%d configurations named with --config: no more than %d can be told apart in one picture; name fewer, or leave --config out for the %d best by success",
-			len(o.configs), plots.MaxSeries, plots.MaxSeries)
-	}
-	for _, s := range []struct{ flag, v string }{{"width", o.width}, {"height", o.height}} {
-		if s.v != "" {
-			if _, err := plots.ParseLength(s.v); err != nil {
-				return sudokulab.Errorf(sudokulab.EINVALID, "--%s: %v", s.flag, err)
-			}
-		}
-	}
-	if err := db.CheckPredicate(o.where); err != nil {
-		return err
-	}
-	return db.CheckPredicate(o.runsWhere)
-}
-
-// plotOpts returns the picture options of the flags.
-func (o *plotOptions) plotOpts() plots.Options {
-	var w, h vg.Length
-	if o.width != "" {
-		w, _ = plots.ParseLength(o.width)
-	}
-	if o.height != "" {
-		h, _ = plots.ParseLength(o.height)
-	}
-	// --top applies without --config; named configurations are all drawn.
-	top := o.top
-	if top == 0 || len(o.configs) > 0 {
-		top = plots.MaxSeries
-	}
-	return plots.Options{Width: w, Height: h, Title: o.title, Top: top, Strict: len(o.configs) > 0, Resamples: o.resamples, Level: o.level}
-}
+func (o *plotOptions) check(kind string) error { return o.request(kind).Check() }
 
 // plotFigure draws the picture kind of the runs o selects from d: what
 // `sudokulab plot KIND` saves. o must have passed check(kind).
 func plotFigure(ctx context.Context, d *db.DB, kind string, o *plotOptions) (*plots.Figure, error) {
-	if kind == plotScoreboard {
-		return o.scoreboard(ctx, d)
-	}
-	if err := figures.Check(ctx, d, o.selection()); err != nil {
-		return nil, err
-	}
-	switch kind {
-	case plotConvergence:
-		return o.draw(ctx, d, figures.Convergence, figures.Spec{X: o.convX, LogY: o.convLogY, Panels: o.convPanels, Quantiles: o.quantiles})
-	case plotECDF:
-		return o.draw(ctx, d, figures.ECDF, figures.Spec{X: o.ecdfX})
-	case plotSuccess:
-		return o.draw(ctx, d, figures.Success, figures.Spec{Rater: o.rater, By: o.by})
-	case plotERT:
-		return o.draw(ctx, d, figures.ERT, figures.Spec{X: o.ertX, LogY: o.ertLogY, Panels: o.ertPanel})
-	case plotCD:
-		return o.draw(ctx, d, figures.CD, o.rankSpec())
-	case plotProfile:
-		return o.draw(ctx, d, figures.Profile, o.rankSpec())
-	case plotAggECDF:
-		return o.draw(ctx, d, figures.AggECDF, figures.Spec{X: o.rank.aggX})
-	}
-	return nil, o.check(kind)
-}
-
-// selection returns the runs of --config, --experiment, --runs-where (over
-// run_results) and --where (over puzzle_catalog). check has checked the
-// predicates (one expression each), figures.Check that each names only
-// columns of its view, and db reads them on a read-only connection.
-func (o *plotOptions) selection() db.RunSelection {
-	return db.RunSelection{Experiment: o.experiment, Configs: o.configs, Where: o.where, RunsWhere: o.runsWhere}
-}
-
-// draw draws one picture with draw (a function of package figures) and
-// the flags of its kind in s.
-func (o *plotOptions) draw(ctx context.Context, d *db.DB, draw func(context.Context, *db.DB, figures.Spec) (figures.Drawn, error), s figures.Spec) (*plots.Figure, error) {
-	s.Selection, s.Options, s.AxisAsked, s.Warn = o.selection(), o.plotOpts(), o.axisAsked, o.warn
-	drawn, err := draw(ctx, d, s)
-	return drawn.Figure, err
-}
-
-// toInt reads an integer cell of a db.Table; NULL is 0.
-func toInt(v any) int64 {
-	f := db.Number(v)
-	if math.IsNaN(f) {
-		return 0
-	}
-	return int64(math.Round(f))
+	return o.request(kind).Draw(ctx, d)
 }
