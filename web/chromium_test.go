@@ -126,7 +126,7 @@ func TestPagesInChromium(t *testing.T) {
 		{"/collections", 1, 0},
 		{"/collections/paper-puzzles", 1, 0},
 		{"/experiments", 1, 0},
-		{"/experiments/example-samples", 4, 1},
+		{"/experiments/example-samples", 4, 4},
 		{"/experiments/example-samples/compare?a=acs-eq1&b=franco-table3", 1, 0},
 		{fmt.Sprintf("/runs/%d", run), 0, 2},
 		{"/sql?sql=SELECT+*+FROM+puzzle_catalog", 1, 0},

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -10,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/figures"
 	"sudokulab/plots"
 	"sudokulab/report"
 )
@@ -102,6 +103,9 @@ type experimentData struct {
 	RunsSQL string `json:"runs_sql"`
 	// CompareURL compares the two best configurations.
 	CompareURL string `json:"compare_url,omitempty"`
+	// Figures are the pictures of `plot` drawn from its runs (those
+	// drawn from trajectory points only when some run has them).
+	Figures []experimentFigure `json:"-"`
 }
 
 // experimentRuns is how many runs the experiment page lists.
@@ -246,34 +250,64 @@ func (s *Server) experiment(r *http.Request) (view, error) {
 				Time: finite(c.Time.Estimate), TimeLow: finite(c.Time.Low), TimeHigh: finite(c.Time.High)})
 		}
 	}
+	if p.Totals["runs"] > 0 {
+		traced, err := s.db.HasTrajectories(r.Context(), db.RunSelection{Experiment: name})
+		if err != nil {
+			return view{}, err
+		}
+		for _, f := range experimentFigures {
+			if traced || !f.Traced {
+				d.Figures = append(d.Figures, f)
+			}
+		}
+	}
 	if len(d.Success) >= 2 {
 		d.CompareURL = compareURL(name, d.Success[0].Config, d.Success[1].Config)
 	}
 	return view{Template: "experiment", Title: "Experiment " + name, Data: d}, nil
 }
 
-// successSVG draws the success rate of each configuration of the
-// experiment with its Wilson interval (plots.Success over all its runs),
-// from the counts its page shows.
-func (s *Server) successSVG(w http.ResponseWriter, r *http.Request) {
-	name := r.PathValue("name")
-	rep, err := report.Build(r.Context(), s.db, report.Options{Experiment: name, Solvers: s.o.Solvers, Resamples: reportResamples})
-	if err != nil {
-		s.fail(w, r, err)
-		return
+// experimentFigure is a picture of `sudokulab plot` the experiment page
+// shows: the function of package figures that draws it and the defaults
+// of the command's flags, so that /experiments/NAME/KIND.svg is the file
+// `sudokulab plot KIND --experiment NAME -o KIND.svg` writes.
+type experimentFigure struct {
+	Kind string
+	draw func(context.Context, *db.DB, figures.Spec) (figures.Drawn, error)
+	spec figures.Spec
+	// Traced says the picture is drawn from trajectory points.
+	Traced bool
+	Alt    string
+}
+
+// experimentFigures are the experiment page's pictures, in its order.
+var experimentFigures = []experimentFigure{
+	{Kind: "success", draw: figures.Success, spec: figures.Spec{Rater: "human", By: "label", Options: plots.Options{Level: 0.95}},
+		Alt: "success rate of each configuration per difficulty label of the human rater, with its Wilson interval"},
+	{Kind: "ecdf", draw: figures.ECDF, spec: figures.Spec{X: "evaluations", Options: plots.Options{Resamples: 1000, Level: 0.95}},
+		Alt: "runtime ECDF: the fraction of each configuration's runs solved within each budget, with a bootstrap band"},
+	{Kind: "convergence", draw: figures.Convergence, spec: figures.Spec{X: "generations", Panels: "auto", Quantiles: []float64{0.25, 0.75}},
+		Traced: true, Alt: "median best cost of each configuration by generation, with its quartile band, one panel per puzzle"},
+	{Kind: "ert", draw: figures.ERT, spec: figures.Spec{X: "evaluations", LogY: true, Panels: "auto"},
+		Traced: true, Alt: "expected running time of each configuration to reach each target cost"},
+}
+
+// figureHandler serves the experiment's picture f as SVG.
+func (s *Server) figureHandler(f experimentFigure) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		spec := f.spec
+		spec.Selection = db.RunSelection{Experiment: r.PathValue("name")}
+		spec.Options.Top = plots.MaxSeries
+		if err := figures.Check(ctx, s.db, spec.Selection); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		drawn, err := f.draw(ctx, s.db, spec)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		writeFigure(w, r, s, drawn.Figure)
 	}
-	b := plots.Bars{Groups: []string{"all runs"}}
-	for _, c := range rep.Configs {
-		b.Configs = append(b.Configs, c.Config)
-		b.Solved = append(b.Solved, []int{c.Success.Solved})
-		b.Runs = append(b.Runs, []int{c.Success.Runs})
-		b.TotalSolved = append(b.TotalSolved, c.Success.Solved)
-		b.TotalRuns = append(b.TotalRuns, c.Success.Runs)
-	}
-	fig, err := plots.Success(b, plots.Options{Title: "Success of " + name})
-	if err != nil {
-		s.fail(w, r, sudokulab.WrapError(sudokulab.ENOTFOUND, err, "experiment %s", name))
-		return
-	}
-	writeFigure(w, r, s, fig)
 }

@@ -139,7 +139,9 @@ func (s *Server) routes() {
 	s.mux.Handle("GET /experiments/{name}/progress", s.page(s.progress))
 	s.mux.HandleFunc("GET /experiments/{name}/events", s.progressEvents)
 	s.mux.Handle("GET /experiments/{name}/compare", s.page(s.compare))
-	s.mux.HandleFunc("GET /experiments/{name}/success.svg", s.successSVG)
+	for _, f := range experimentFigures {
+		s.mux.HandleFunc("GET /experiments/{name}/"+f.Kind+".svg", s.figureHandler(f))
+	}
 	s.mux.Handle("GET /runs/{id}", s.page(s.run))
 	s.mux.HandleFunc("GET /runs/{id}/trajectory.svg", s.trajectorySVG)
 	s.mux.Handle("GET /sql", s.page(s.console))

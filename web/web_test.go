@@ -595,9 +595,11 @@ func TestExperimentAndRun(t *testing.T) {
 		if code, _, _ := l.get(t, "/experiments/example-samples/compare.json?a=exact&b=exact"); code != http.StatusBadRequest {
 			t.Errorf("a configuration compared with itself: %d, want 400", code)
 		}
-		code, h, svg := l.get(t, "/experiments/example-samples/success.svg")
-		if code != 200 || h.Get("Content-Type") != "image/svg+xml" || !strings.Contains(svg, "<svg") || !strings.Contains(svg, "Success of example-samples") {
-			t.Errorf("success.svg: %d %s", code, h.Get("Content-Type"))
+		for _, kind := range []string{"success", "ecdf", "convergence", "ert"} {
+			code, h, svg := l.get(t, "/experiments/example-samples/"+kind+".svg")
+			if code != 200 || h.Get("Content-Type") != "image/svg+xml" || !strings.Contains(svg, "<svg") {
+				t.Errorf("%s.svg: %d %s", kind, code, h.Get("Content-Type"))
+			}
 		}
 		page := l.getHTML(t, "/experiments/example-samples")
 		if !strings.Contains(page, `src="/static/live.js"`) || !strings.Contains(page, `data-src="/experiments/example-samples/progress.json"`) {
@@ -617,7 +619,7 @@ func TestExperimentAndRun(t *testing.T) {
 		if want := l.count(t, `SELECT COUNT(*) FROM trajectory_points WHERE run_id = ?`, id); int64(run.Points) != want {
 			t.Errorf("%d points, SQL %d", run.Points, want)
 		}
-		code, h, svg = l.get(t, fmt.Sprintf("/runs/%d/trajectory.svg", id))
+		code, h, svg := l.get(t, fmt.Sprintf("/runs/%d/trajectory.svg", id))
 		if code != 200 || h.Get("Content-Type") != "image/svg+xml" || !strings.Contains(svg, "<svg") {
 			t.Errorf("trajectory.svg: %d %s", code, h.Get("Content-Type"))
 		}

@@ -1,0 +1,41 @@
+package web_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestExperimentFigures: the experiment page shows the pictures of plot
+// that its runs can draw: all four, then, once no run has trajectory
+// points, success and ECDF only, the others answering 404 with plot's
+// message.
+func TestExperimentFigures(t *testing.T) {
+	onEngines(t, func(t *testing.T, l *lab) {
+		all := []string{"success", "ecdf", "convergence", "ert"}
+		shown := func() []string {
+			page := l.getHTML(t, "/experiments/example-samples")
+			var kinds []string
+			for _, k := range all {
+				if strings.Contains(page, `<img class="plot" src="/experiments/example-samples/`+k+`.svg"`) {
+					kinds = append(kinds, k)
+				}
+			}
+			return kinds
+		}
+		if got := shown(); strings.Join(got, " ") != strings.Join(all, " ") {
+			t.Errorf("the page shows %v, want %v", got, all)
+		}
+		l.exec(t, `DELETE FROM trajectory_points`)
+		if got := shown(); strings.Join(got, " ") != "success ecdf" {
+			t.Errorf("without trajectory points the page shows %v, want success and ecdf", got)
+		}
+		code, _, body := l.get(t, "/experiments/example-samples/convergence.svg")
+		if code != http.StatusNotFound || !strings.Contains(body, "no runs with trajectory points") {
+			t.Errorf("convergence.svg without points: %d %s", code, body)
+		}
+		if code, _, _ := l.get(t, "/experiments/no-such/ecdf.svg"); code != http.StatusNotFound {
+			t.Errorf("ecdf.svg of an unknown experiment: %d, want 404", code)
+		}
+	})
+}
