@@ -52,7 +52,9 @@ type Spec struct {
 	// whole plan.
 	Shard, Shards int
 	// EnqueueOnly puts the plan in the queue and returns: workers do it.
-	EnqueueOnly bool
+	// ByWorkers puts it in the queue and waits until other processes
+	// (sudokulab worker) have done it, doing no run itself.
+	EnqueueOnly, ByWorkers bool
 	// Queued plans nothing: Run does the work already in the queue, of
 	// Experiment (which must exist) or of every experiment. Follow then
 	// keeps it waiting for new work once the queue is empty, until ctx is
@@ -94,6 +96,8 @@ func (s Spec) Check() error {
 	switch {
 	case s.Queued && planned:
 		return sudokulab.Errorf(sudokulab.EINVALID, "a spec of queued work plans nothing: it names no configuration")
+	case s.Queued && s.ByWorkers:
+		return sudokulab.Errorf(sudokulab.EINVALID, "a spec of queued work does it: it cannot leave it to other workers")
 	case s.Queued:
 	case !planned:
 		return sudokulab.Errorf(sudokulab.EINVALID, "say what to run: --config NAME or --solver NAME")
@@ -138,7 +142,7 @@ type queued struct {
 	// whileWorking enqueues the plan while the work is under way (a plan
 	// of any size starts at once); otherwise it is enqueued first, so
 	// that what was recorded before is known exactly at the start.
-	whileWorking, enqueueOnly bool
+	whileWorking, enqueueOnly, byWorkers bool
 	// poll is WorkOptions.Poll.
 	poll time.Duration
 }
@@ -153,7 +157,7 @@ func resolve(ctx context.Context, d *db.DB, reg Registry, s Spec) (queued, error
 			Trace:  s.Trace.String(), Shard: s.Shard, Shards: s.Shards,
 		},
 		cat:   &DBCatalog{DB: d, Registry: reg},
-		lease: s.Lease, whileWorking: true, enqueueOnly: s.EnqueueOnly,
+		lease: s.Lease, whileWorking: !s.ByWorkers, enqueueOnly: s.EnqueueOnly, byWorkers: s.ByWorkers,
 	}
 	var err error
 	if q.spec.Where, err = db.SelectionPredicate(ctx, d, s.Where, s.Collection, s.PuzzleIDs); err != nil {
@@ -284,6 +288,9 @@ func (p queued) summary() Summary {
 // when p.whileWorking. An error enqueueing stops the work and is returned.
 func (p queued) work(ctx context.Context, d *db.DB, q *DBQueue, opts Options, sum *Summary) (Summary, error) {
 	wopts := WorkOptions{Options: opts, Lease: p.lease, Configs: p.configs, Poll: p.poll}
+	if p.byWorkers {
+		return Summary{}, waitForWorkers(ctx, q, wopts.withDefaults())
+	}
 	if !p.whileWorking {
 		return Work(ctx, q, p.cat, wopts)
 	}
@@ -312,6 +319,33 @@ func (p queued) work(ctx context.Context, d *db.DB, q *DBQueue, opts Options, su
 		err = ctx.Err()
 	}
 	return ws, err
+}
+
+// waitForWorkers waits until the queue of q holds nothing left to do or
+// wait for, doing none of it: it looks 10ms after the start, backing off
+// up to busyPoll while there is work, up to opts.Poll while there is none
+// (a worker lost its claims, whose lease must lapse).
+func waitForWorkers(ctx context.Context, q Queue, opts WorkOptions) error {
+	idle := 10 * time.Millisecond
+	for {
+		left, err := q.Left(ctx)
+		if err != nil {
+			return err
+		}
+		if left.Done() {
+			return nil
+		}
+		limit := opts.Poll
+		if left.Pending > 0 || left.Running > 0 {
+			limit = min(limit, busyPoll)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(min(idle, limit)):
+		}
+		idle = min(2*idle, opts.Poll)
+	}
 }
 
 // finish checks that the plan is done and counts what the experiment

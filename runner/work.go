@@ -107,7 +107,7 @@ func Work(ctx context.Context, q Queue, cat Catalog, opts WorkOptions) (Summary,
 	// counts follows the claimed items between the goroutines, so that the
 	// writer commits at once when no other run is coming and the claimer
 	// waits for the writer, not a timer, when only its own runs are left.
-	counts := &counts{flushed: make(chan struct{}, 1)}
+	counts := newCounts()
 	jobCh := make(chan job, opts.Jobs)
 	resCh := make(chan finished, opts.BatchRuns+2*opts.Jobs)
 	var wg sync.WaitGroup
@@ -191,7 +191,14 @@ func (o WorkOptions) withDefaults() WorkOptions {
 func runJobs(ctx context.Context, opts Options, jobs <-chan job, results chan<- finished, counts *counts) {
 	w := newWorker(opts)
 	for j := range jobs {
+		counts.waiting.Add(-1)
+		counts.busy.Add(1)
+		start := time.Now()
 		f, ok := w.run(ctx, j)
+		counts.runNanos.Add(int64(time.Since(start)))
+		counts.runs.Add(1)
+		counts.busy.Add(-1)
+		signal(counts.free)
 		if !ok {
 			counts.unreceived.Add(-1)
 			counts.held.Add(-1)
@@ -232,8 +239,9 @@ type writer struct {
 }
 
 // loop takes finished runs until results is closed, committing a batch
-// when it holds size runs, when it is delay old, or when no other claimed
-// run is under way: waiting would only delay the end of the plan.
+// when it holds size runs, when it is delay old, when no other claimed
+// run is under way (waiting would only delay the end of the plan), or at
+// once when the runs are slow.
 func (w *writer) loop(ctx context.Context, results <-chan finished, size int, delay time.Duration) {
 	timer := time.NewTimer(delay)
 	timer.Stop()
@@ -248,7 +256,9 @@ func (w *writer) loop(ctx context.Context, results <-chan finished, size int, de
 				timer.Reset(delay)
 			}
 			w.batch = append(w.batch, f)
-			if w.counts.unreceived.Add(-1) == 0 || len(w.batch) >= size {
+			// A slow run is committed at once: a commit costs little
+			// beside it, and others may wait for it (a tuning's racer).
+			if w.counts.unreceived.Add(-1) == 0 || len(w.batch) >= size || w.counts.slow() {
 				w.flush(ctx)
 			}
 		case <-timer.C:
@@ -270,10 +280,7 @@ func (w *writer) flush(ctx context.Context) {
 	}
 	inserted, err := w.q.Complete(ctx, done)
 	w.counts.held.Add(-int64(len(batch)))
-	select {
-	case w.counts.flushed <- struct{}{}:
-	default:
-	}
+	signal(w.counts.flushed)
 	if err != nil {
 		w.err = err
 		w.stop(err) // nothing more can be recorded: stop the workers
@@ -334,58 +341,40 @@ func (t *tally) add(f finished, dup bool) {
 }
 
 // claimLoop claims work and hands it to the workers until nothing is left
-// (unless opts.Follow) or ctx ends. Claims grow while runs are quick, so
-// that claiming costs little per run, and stay small while runs are slow,
-// so that a dying worker loses little and the end of a plan is shared.
+// (unless opts.Follow) or ctx ends. Claims of quick runs grow, so that
+// claiming costs little per run; slow runs are claimed one per idle
+// worker when it is idle, so that a dying worker loses little and the
+// end of a plan, or of a small batch such as a step of a tuning's race,
+// is shared between the workers instead of waiting in one's hands.
 func claimLoop(ctx context.Context, q Queue, cat Catalog, opts WorkOptions, jobs chan<- job, counts *counts) error {
 	n := opts.Jobs
-	idle := 10 * time.Millisecond
 	traces := map[string]Trace{}
 	for ctx.Err() == nil {
+		want, slow := n, counts.slow()
+		if slow {
+			want = opts.Jobs - int(counts.busy.Load()+counts.waiting.Load())
+			if want <= 0 {
+				select {
+				case <-ctx.Done():
+				case <-counts.free:
+				}
+				continue
+			}
+		}
 		start := time.Now()
-		items, err := q.Claim(ctx, n)
+		items, err := q.Claim(ctx, want)
 		if err != nil {
 			return err
 		}
 		counts.held.Add(int64(len(items)))
 		counts.unreceived.Add(int64(len(items)))
 		if len(items) == 0 {
-			// Whether the plan is whole is read before what is left: the
-			// plan may be completed between the two reads, and a finished
-			// plan seen with a count taken before it was whole would end
-			// the loop with its work still pending.
-			whole := planDone(opts.PlanDone)
-			left, err := q.Left(ctx)
-			if err != nil {
+			done, err := waitForWork(ctx, q, opts, counts)
+			if done || err != nil {
 				return err
 			}
-			if !opts.Follow && whole && left.Done() {
-				return nil
-			}
-			wait := time.After(idle)
-			if left.Pending == 0 && left.Lapsed == 0 && left.Running > 0 && left.Running <= counts.held.Load() {
-				// Only this worker's own runs are left: look again when
-				// the writer has committed some.
-				wait = time.After(opts.Poll)
-				select {
-				case <-counts.flushed:
-				default:
-				}
-				select {
-				case <-ctx.Done():
-				case <-counts.flushed:
-				case <-wait:
-				}
-				continue
-			}
-			select {
-			case <-ctx.Done():
-			case <-wait:
-			}
-			idle = min(2*idle, opts.Poll)
 			continue
 		}
-		idle = 10 * time.Millisecond
 		for _, it := range items {
 			p, err := cat.Puzzle(ctx, it.PuzzleID)
 			if err != nil {
@@ -402,6 +391,7 @@ func claimLoop(ctx context.Context, q Queue, cat Catalog, opts WorkOptions, jobs
 				}
 				traces[it.Trace] = tr
 			}
+			counts.waiting.Add(1)
 			select {
 			case jobs <- job{item: it, puzzle: p, config: c, trace: tr}:
 			case <-ctx.Done():
@@ -410,6 +400,7 @@ func claimLoop(ctx context.Context, q Queue, cat Catalog, opts WorkOptions, jobs
 		}
 		// The workers took the batch in this long: aim at half a second.
 		switch took := time.Since(start); {
+		case slow:
 		case took < 250*time.Millisecond && len(items) == n:
 			n = min(2*n, opts.MaxClaim)
 		case took > 2*time.Second:
@@ -419,13 +410,106 @@ func claimLoop(ctx context.Context, q Queue, cat Catalog, opts WorkOptions, jobs
 	return nil
 }
 
+// busyPoll is the longest wait between looks at a queue with nothing to
+// claim while other processes' runs of a tenth of a second or less are
+// under way: their end often brings new work (the next step of a
+// tuning's race) or the end of the plan, and a look is one read. Longer
+// runs are looked at every sixteenth of this worker's mean run time.
+const busyPoll = 25 * time.Millisecond
+
+// waitForWork waits after a claim that found nothing, looking at the
+// queue with reads only (a claim writes), until a claim may find work;
+// it reports done when nothing is left to do or wait for and
+// opts.Follow is false. The looks start 10ms apart and back off up to
+// opts.Poll, or up to busyPoll while other processes' runs are under way.
+func waitForWork(ctx context.Context, q Queue, opts WorkOptions, counts *counts) (done bool, err error) {
+	idle := 10 * time.Millisecond
+	for looked := false; ; looked = true {
+		// Whether the plan is whole is read before what is left: the
+		// plan may be completed between the two reads, and a finished
+		// plan seen with a count taken before it was whole would end
+		// the loop with its work still pending.
+		whole := planDone(opts.PlanDone)
+		left, err := q.Left(ctx)
+		if err != nil {
+			return false, err
+		}
+		if !opts.Follow && whole && left.Done() {
+			return true, nil
+		}
+		if looked && left.Claimable() {
+			return false, nil
+		}
+		held := counts.held.Load()
+		if left.Pending == 0 && left.Lapsed == 0 && left.Running > 0 && left.Running <= held {
+			// Only this worker's own runs are left: look again when
+			// the writer has committed some.
+			select {
+			case <-counts.flushed:
+			default:
+			}
+			select {
+			case <-ctx.Done():
+			case <-counts.flushed:
+			case <-time.After(opts.Poll):
+			}
+			return false, nil
+		}
+		limit := opts.Poll
+		if left.Running > held {
+			limit = min(limit, max(busyPoll, counts.meanRun()/16))
+		}
+		select {
+		case <-ctx.Done():
+			return false, nil
+		case <-time.After(min(idle, limit)):
+		}
+		idle = min(2*idle, opts.Poll)
+	}
+}
+
 // counts are the engine's counts of claimed items.
 type counts struct {
 	// held counts the items claimed and not yet committed; unreceived
 	// those claimed and not yet handed to the writer.
 	held, unreceived atomic.Int64
-	// flushed is signalled after every commit.
-	flushed chan struct{}
+	// waiting counts the items handed to the workers and not yet started,
+	// busy the workers running one; runs and runNanos the runs finished
+	// and the time they took, whose mean decides how much to claim.
+	waiting, busy, runs, runNanos atomic.Int64
+	// flushed is signalled after every commit, free after every run.
+	flushed, free chan struct{}
+}
+
+func newCounts() *counts {
+	return &counts{flushed: make(chan struct{}, 1), free: make(chan struct{}, 1)}
+}
+
+// slowRun is the mean run time from which the engine claims one run per
+// idle worker: a run held while another worker is idle would delay the
+// end of a small batch of work (a race step of sudokulab tune) by a whole
+// run, and a claim costs little beside such a run.
+const slowRun = 100 * time.Millisecond
+
+// meanRun is the mean time of the runs finished so far, 0 before any.
+func (c *counts) meanRun() time.Duration {
+	n := c.runs.Load()
+	if n == 0 {
+		return 0
+	}
+	return time.Duration(c.runNanos.Load() / n)
+}
+
+// slow reports whether the runs finished so far took slowRun or more on
+// average, or none has finished yet: until then a run may be slow.
+func (c *counts) slow() bool { return c.runs.Load() == 0 || c.meanRun() >= slowRun }
+
+// signal wakes whoever waits on ch, without blocking.
+func signal(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
 }
 
 // planDone reports whether the plan is wholly in the queue.

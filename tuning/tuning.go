@@ -183,6 +183,9 @@ func prepare(ctx context.Context, d *db.DB, reg runner.Registry, spec Spec) (pre
 type Options struct {
 	// Runner is how this process does runs.
 	Runner runner.Options
+	// ByWorkers leaves every run to sudokulab worker processes on the
+	// tuning's experiment: the racer only queues each step and waits.
+	ByWorkers bool
 	// Step, if not nil, hears of every race step once it is recorded.
 	Step func(tune.Step)
 }
@@ -289,6 +292,7 @@ func (l *lab) Evaluate(ctx context.Context, inst tune.Instance, cands []*tune.Ca
 	_, runErr := runner.Run(ctx, l.d, l.reg, runner.Spec{
 		Experiment: l.row.Name, PuzzleIDs: []int64{puzzle}, Configs: names,
 		FirstSeed: inst.Seed, Seeds: 1, Budget: l.spec.RunBudget, Timeout: l.spec.Timeout, Lease: l.spec.Lease,
+		ByWorkers: l.opts.ByWorkers,
 	}, l.opts.Runner)
 	if runErr != nil && ctx.Err() != nil {
 		return nil, runErr
@@ -422,6 +426,7 @@ func (l *lab) test(ctx context.Context, rep *Report) error {
 	_, err := runner.Run(ctx, l.d, l.reg, runner.Spec{
 		Experiment: exp, Where: l.spec.Test, Configs: []string{rep.Default, rep.Elites[0]},
 		FirstSeed: 1, Seeds: seeds, Budget: l.spec.RunBudget, Timeout: l.spec.Timeout, Lease: l.spec.Lease,
+		ByWorkers: l.opts.ByWorkers,
 	}, l.opts.Runner)
 	if err != nil {
 		return fmt.Errorf("test set: %w", err)

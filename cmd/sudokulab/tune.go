@@ -60,7 +60,8 @@ success (0 solved, 1 not).
 
 Every step's runs go into the work queue of the tuning's experiment
 (--experiment, or "tune-" and a hash of the settings): sudokulab worker
---experiment NAME on any machine sharing the database helps. Every
+--experiment NAME on any machine sharing the database helps; with
+--jobs 0 this process does no run and waits for the workers. Every
 candidate is stored as a configuration NAME-cN, the final elites renamed
 NAME-elite-1.. (a candidate that was stored before keeps its name); the
 race is kept in the tables tunings, tuning_candidates and tuning_steps.
@@ -97,7 +98,7 @@ experiment NAME-irace, and prints its cost): cd DIR && irace.`,
 	f.Int64Var(&o.spec.RunBudget.MaxGenerations, "max-generations", 0, "generation budget per run (0: none)")
 	f.DurationVar(&o.spec.Timeout, "timeout", 0, "wall-time budget per run, such as 2s (0: none)")
 	f.IntVar(&o.spec.TestSeeds, "test-runs", 1, "seeds per test puzzle and configuration")
-	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "runs at a time in this process")
+	f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "runs at a time in this process (0: none; sudokulab worker processes on the experiment do every run)")
 	f.DurationVar(&o.spec.Lease, "lease", runner.DefaultLease, "how long a claim on a run lasts without renewal: a killed racer's runs go to others after this")
 	f.StringVar(&o.plot, "plot", "", "draw the race (candidates against steps, eliminations marked, final elites in colour) into this .svg, .png or .pdf file")
 	f.StringVar(&o.export, "export", "", "tune nothing; write the files for another tuner into the folder given as argument: irace")
@@ -123,7 +124,7 @@ func runTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions, args []str
 	}
 	defer d.Close()
 	stderr := cmd.ErrOrStderr()
-	rep, err := tuning.Run(ctx, d, o.registry, spec, tuning.Options{Runner: runner.Options{Jobs: o.jobs}, Step: stepPrinter(stderr)})
+	rep, err := tuning.Run(ctx, d, o.registry, spec, tuning.Options{Runner: runner.Options{Jobs: o.jobs}, ByWorkers: o.jobs == 0, Step: stepPrinter(stderr)})
 	if ctx.Err() != nil {
 		fmt.Fprintf(stderr, "interrupted: the runs recorded are kept; run the same command again to resume tuning %s\n", rep.Name)
 		return ctx.Err()
@@ -177,8 +178,8 @@ func (o *tuneOptions) checkSpec(args []string) (tuning.Spec, error) {
 		return spec, sudokulab.Errorf(sudokulab.EINVALID, "say what to train on: --train WHERE")
 	case spec.Budget < 1:
 		return spec, sudokulab.Errorf(sudokulab.EINVALID, "--budget %d: want a number of runs above 0", spec.Budget)
-	case o.jobs < 1:
-		return spec, checkJobs(o.jobs)
+	case o.jobs < 0:
+		return spec, sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want 0 (sudokulab worker processes do every run) or more", o.jobs)
 	case spec.Lease < 3*time.Second:
 		return spec, sudokulab.Errorf(sudokulab.EINVALID, "--lease %v: want at least 3s", spec.Lease)
 	case o.export != "" && o.export != "irace":

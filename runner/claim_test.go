@@ -1,0 +1,134 @@
+package runner_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"sudokulab"
+	"sudokulab/db"
+	"sudokulab/runner"
+)
+
+// sleepySolver solves after a pause: a slow run of known length.
+type sleepySolver struct {
+	instantSolver
+	pause time.Duration
+}
+
+func (s sleepySolver) Solve(ctx context.Context, g sudokulab.Grid, b sudokulab.Budget, rng *rand.Rand, obs sudokulab.Observer) (sudokulab.Result, error) {
+	time.Sleep(s.pause)
+	return s.instantSolver.Solve(ctx, g, b, rng, obs)
+}
+
+// claimLog is a queue in memory that keeps the size of every claim and
+// the most items claimed and not yet completed at any time.
+type claimLog struct {
+	lateQueue
+	mu      sync.Mutex
+	claims  []int
+	maxHeld int
+}
+
+func (q *claimLog) Claim(ctx context.Context, n int) ([]db.WorkItem, error) {
+	items, err := q.lateQueue.Claim(ctx, n)
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(items) > 0 {
+		q.claims = append(q.claims, n)
+	}
+	q.lateQueue.mu.Lock()
+	q.maxHeld = max(q.maxHeld, len(q.running))
+	q.lateQueue.mu.Unlock()
+	return items, err
+}
+
+// TestSlowRunsClaimedPerIdleWorker has two workers do eight runs of 120
+// ms each: runs that slow are claimed one per idle worker, never more
+// than the workers, so that none waits in one worker's hands while
+// another is idle (the steps of a tuning's race are a few runs each).
+// The engine used to double its claims while the workers took them
+// quickly, holding runs it had not started.
+func TestSlowRunsClaimedPerIdleWorker(t *testing.T) {
+	d := newDB(t)
+	p := addPuzzles(t, d, "reseda-easy")[0]
+	info := instantInfo(p.Solution)
+	info.New = func(sudokulab.Params) (sudokulab.Solver, error) {
+		return sleepySolver{instantSolver{p.Solution}, 120 * time.Millisecond}, nil
+	}
+	c := addConfig(t, d, info, "sleepy", nil)
+	q := &claimLog{lateQueue: lateQueue{running: map[int64]db.WorkItem{}}}
+	for seed := range int64(8) {
+		q.pending = append(q.pending, db.WorkItem{ID: seed + 1, PuzzleID: p.ID, ConfigID: c.ID, Seed: seed, Trace: runner.DefaultTrace.String()})
+	}
+	const jobs = 2
+	sum, err := runner.Work(context.Background(), q, fixedCatalog{d, map[int64]*runner.Config{c.ID: &c}}, runner.WorkOptions{
+		Options: runner.Options{Jobs: jobs},
+		Poll:    10 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Recorded != 8 {
+		t.Errorf("recorded %d runs, want 8", sum.Recorded)
+	}
+	for _, n := range q.claims {
+		if n > jobs {
+			t.Errorf("claims of %v runs with %d workers: want at most one per worker", q.claims, jobs)
+			break
+		}
+	}
+	// A finished run may wait for its commit while its worker starts the
+	// next one.
+	if q.maxHeld > 2*jobs {
+		t.Errorf("%d runs held at once by %d workers, want at most %d", q.maxHeld, jobs, 2*jobs)
+	}
+}
+
+// TestRunByWorkers leaves a plan to a worker on another handle, as tune
+// --jobs 0 does: Run records nothing itself and returns once the worker
+// has done every run, which it counts as done by others.
+func TestRunByWorkers(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "lab.db")
+	d := openDB(t, path)
+	reg := testRegistry()
+	addPuzzles(t, d, "reseda-easy", "sato-no1")
+	exactConfig(t, d)
+	spec := runner.Spec{Experiment: "by-workers", Configs: []string{"exact"}, FirstSeed: 1, Seeds: 3, ByWorkers: true}
+	workerCtx, stopWorker := context.WithCancel(ctx)
+	done := make(chan runner.Summary)
+	go func() {
+		// The worker waits for the experiment, which Run makes.
+		w := openDB(t, path)
+		for workerCtx.Err() == nil {
+			sum, err := runner.Run(workerCtx, w, reg, runner.Spec{Queued: true, Experiment: "by-workers", Follow: true}, runner.Options{Jobs: 1})
+			if sudokulab.ErrorCode(err) != sudokulab.ENOTFOUND {
+				done <- sum
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		done <- runner.Summary{}
+	}()
+	sum, err := runner.Run(ctx, d, reg, spec, runner.Options{Jobs: 1})
+	stopWorker()
+	worked := <-done
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Recorded != 0 || sum.ByOthers != 6 || worked.Recorded != 6 {
+		t.Errorf("Run: %+v; worker: %+v; want the worker to record all 6 runs, Run none", sum, worked)
+	}
+	if sum.Left.Done() != true || len(sum.Held) != 1 || sum.Held[0].Runs != 6 {
+		t.Errorf("Run returned with %+v left, %+v held; want all 6 runs held", sum.Left, sum.Held)
+	}
+	queued := spec
+	queued.Queued, queued.Configs = true, nil
+	if _, err := runner.Run(ctx, d, reg, queued, runner.Options{}); sudokulab.ErrorCode(err) != sudokulab.EINVALID {
+		t.Errorf("queued work left to other workers: %v, want EINVALID", err)
+	}
+}
