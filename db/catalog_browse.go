@@ -284,16 +284,25 @@ func decodeToken(s string, kind byte) (pageToken, error) {
 // Page returns one page of puzzle_catalog under q, with each row's
 // ratings.
 func (cat *Catalog) Page(ctx context.Context, q CatalogQuery) (CatalogPage, error) {
-	col, rater, err := sortOf(q.Sort)
-	if err != nil {
-		return CatalogPage{}, err
-	}
 	limit := q.Limit
 	switch {
 	case limit <= 0:
 		limit = 100
 	case limit > 1000:
 		limit = 1000
+	}
+	page, err := cat.page(ctx, q, limit)
+	if err != nil {
+		return CatalogPage{}, err
+	}
+	return page, addCatalogRatings(ctx, cat.x, page.Rows)
+}
+
+// page reads a page of limit rows under q, without their ratings.
+func (cat *Catalog) page(ctx context.Context, q CatalogQuery, limit int) (CatalogPage, error) {
+	col, rater, err := sortOf(q.Sort)
+	if err != nil {
+		return CatalogPage{}, err
 	}
 	var after *pageToken
 	if q.After != "" {
@@ -338,7 +347,7 @@ func (cat *Catalog) Page(ctx context.Context, q CatalogQuery) (CatalogPage, erro
 		last := page.Rows[limit-1]
 		page.Next = encodeToken(pageToken{V: last.sortKey, ID: last.ID, CID: last.collID})
 	}
-	return page, addCatalogRatings(ctx, cat.x, page.Rows)
+	return page, nil
 }
 
 // rows reads at most n rows under f with cond, ordered by key (an

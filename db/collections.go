@@ -226,11 +226,8 @@ type Freeze struct {
 // ECONFLICT error unless f.Replace; SQL the database rejects an EINVALID
 // one.
 func FreezeCollection(ctx context.Context, x sqlx.ExtContext, name string, f Freeze) (int, error) {
-	old, err := GetCollection(ctx, x, name)
-	switch {
-	case err == nil && !f.Replace:
-		return 0, sudokulab.Errorf(sudokulab.ECONFLICT, "collection %s exists; replace its puzzles with --replace, choose another name, or remove it first (sudokulab collections rm %s)", name, name)
-	case err != nil && sudokulab.ErrorCode(err) != sudokulab.ENOTFOUND:
+	old, err := frozenTarget(ctx, x, name, f.Replace)
+	if err != nil {
 		return 0, err
 	}
 	for _, e := range []string{f.Where, f.OrderBy, f.Label} {
@@ -261,14 +258,10 @@ func FreezeCollection(ctx context.Context, x sqlx.ExtContext, name string, f Fre
 		}
 		return 0, sudokulab.Errorf(sudokulab.EINVALID, "collection %s: %s", name, dbMessage(err))
 	}
-	type member struct {
-		id    int64
-		label string
-	}
-	var sel []member
+	var sel []FrozenMember
 	for rows.Next() {
-		var m member
-		if err := rows.Scan(&m.id, strCol{&m.label}); err != nil {
+		var m FrozenMember
+		if err := rows.Scan(&m.PuzzleID, strCol{&m.Label}); err != nil {
 			rows.Close()
 			return 0, dbError(err, "freeze collection "+name)
 		}
@@ -278,34 +271,72 @@ func FreezeCollection(ctx context.Context, x sqlx.ExtContext, name string, f Fre
 	if err := rows.Err(); err != nil {
 		return 0, sudokulab.Errorf(sudokulab.EINVALID, "collection %s: %s", name, dbMessage(err))
 	}
+	return len(sel), writeFrozen(ctx, x, name, f.Description, old, sel)
+}
+
+// FrozenMember is a puzzle of a frozen collection with its label there.
+type FrozenMember struct {
+	PuzzleID int64
+	Label    string
+}
+
+// FreezeMembers creates the frozen collection called name holding the
+// puzzles of sel in their order, as FreezeCollection does with the
+// puzzles its SQL selects, and returns how many. An existing name is an
+// ECONFLICT error unless replace.
+func FreezeMembers(ctx context.Context, x sqlx.ExtContext, name, description string, replace bool, sel []FrozenMember) (int, error) {
+	old, err := frozenTarget(ctx, x, name, replace)
+	if err != nil {
+		return 0, err
+	}
+	return len(sel), writeFrozen(ctx, x, name, description, old, sel)
+}
+
+// frozenTarget returns the collection a freeze replaces (nil for a new
+// name), or the ECONFLICT error of an existing name without replace.
+func frozenTarget(ctx context.Context, x sqlx.ExtContext, name string, replace bool) (*sudokulab.Collection, error) {
+	old, err := GetCollection(ctx, x, name)
+	switch {
+	case err == nil && !replace:
+		return nil, sudokulab.Errorf(sudokulab.ECONFLICT, "collection %s exists; replace its puzzles with --replace, choose another name, or remove it first (sudokulab collections rm %s)", name, name)
+	case err != nil && sudokulab.ErrorCode(err) != sudokulab.ENOTFOUND:
+		return nil, err
+	}
+	return old, nil
+}
+
+// writeFrozen makes the collection called name (replacing old's puzzles
+// when old is not nil) frozen, holding sel in order.
+func writeFrozen(ctx context.Context, x sqlx.ExtContext, name, description string, old *sudokulab.Collection, sel []FrozenMember) error {
 	var id int64
+	var err error
 	if old != nil {
 		id = old.ID
 		if _, err := x.ExecContext(ctx, x.Rebind(`DELETE FROM collection_puzzles WHERE collection_id = ?`), id); err != nil {
-			return 0, dbError(err, "freeze collection "+name)
+			return dbError(err, "freeze collection "+name)
 		}
-		if f.Description != "" {
-			if _, err := x.ExecContext(ctx, x.Rebind(`UPDATE collections SET description = ? WHERE id = ?`), f.Description, id); err != nil {
-				return 0, dbError(err, "freeze collection "+name)
+		if description != "" {
+			if _, err := x.ExecContext(ctx, x.Rebind(`UPDATE collections SET description = ? WHERE id = ?`), description, id); err != nil {
+				return dbError(err, "freeze collection "+name)
 			}
 		}
-	} else if id, err = EnsureCollection(ctx, x, name, f.Description); err != nil {
-		return 0, err
+	} else if id, err = EnsureCollection(ctx, x, name, description); err != nil {
+		return err
 	}
 	if _, err := x.ExecContext(ctx, x.Rebind(`UPDATE collections SET frozen = 1 WHERE id = ?`), id); err != nil {
-		return 0, dbError(err, "freeze collection "+name)
+		return dbError(err, "freeze collection "+name)
 	}
 	at := FormatTime(now())
 	for start := 0; start < len(sel); start += chunk {
 		part := sel[start:min(start+chunk, len(sel))]
 		args := make([]any, 0, 5*len(part))
 		for i, m := range part {
-			args = append(args, id, m.id, start+i+1, m.label, at)
+			args = append(args, id, m.PuzzleID, start+i+1, m.Label, at)
 		}
 		if _, err := x.ExecContext(ctx, x.Rebind(`INSERT INTO collection_puzzles (collection_id, puzzle_id, position, label, added_at)
 			VALUES `+values(len(part), 5)), args...); err != nil {
-			return 0, dbError(err, "freeze collection "+name)
+			return dbError(err, "freeze collection "+name)
 		}
 	}
-	return len(sel), nil
+	return nil
 }

@@ -6,10 +6,12 @@
 // Every page is a GET whose URL holds all it shows (filters, sort, page
 // token, query), so a URL can be shared and scripted; the same path with
 // ".json" (or a request that accepts application/json before text/html)
-// returns the page's data as JSON. The server only reads: the database is
+// returns the page's data as JSON. The pages only read: the database is
 // opened read-only by the caller, and the SQL console runs statements
 // through db.DB.ConsoleQuery, the checks and read-only connection of the
-// `sql` command.
+// `sql` command. Given a writer as well (Options.Writer, serve --write),
+// the server adds the curation forms of write.go, POSTs guarded against
+// cross-site request forgery (csrf.go).
 package web
 
 import (
@@ -30,6 +32,7 @@ import (
 	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/queries"
+	"sudokulab/raters"
 )
 
 //go:embed templates/*.html
@@ -60,6 +63,16 @@ type Options struct {
 	// ErrorLog receives the errors behind the 500 pages (the browser
 	// sees no detail); nil discards them.
 	ErrorLog io.Writer
+	// Writer, when not nil, is the lab opened for writing (serve
+	// --write): the pages then have the curation forms (write.go), which
+	// write through it. Nil: the server only reads, and has no POST route.
+	Writer *db.DB
+	// Raters make the rates the curation forms start; nil means
+	// raters.Default().
+	Raters *raters.Registry
+	// MaxSelection bounds the rows a curation form takes from the puzzle
+	// table; 0 means DefaultMaxSelection.
+	MaxSelection int
 }
 
 // DefaultConsoleTimeout is the time limit of a console statement when
@@ -84,6 +97,8 @@ type Server struct {
 	mux     *http.ServeMux
 	cubes   cubeCache
 	traces  traceCache
+	// cur is nil on a server that only reads.
+	cur *curation
 }
 
 // New returns a Server over d, which the caller opened (read-only for a
@@ -101,6 +116,9 @@ func New(ctx context.Context, d *db.DB, o Options) (*Server, error) {
 	if o.ErrorLog == nil {
 		o.ErrorLog = io.Discard
 	}
+	if o.MaxSelection <= 0 {
+		o.MaxSelection = DefaultMaxSelection
+	}
 	qs, err := queries.All()
 	if err != nil {
 		return nil, err
@@ -113,13 +131,19 @@ func New(ctx context.Context, d *db.DB, o Options) (*Server, error) {
 		return nil, err
 	}
 	s.cubes.lag = o.FacetsLag
+	if o.Writer != nil {
+		if s.cur, err = newCuration(o); err != nil {
+			return nil, err
+		}
+	}
 	s.routes()
 	return s, nil
 }
 
-// Close ends the facet count under way, if any, and releases what the
-// server holds of the database.
+// Close ends the facet count and the rates under way, if any, and
+// releases what the server holds of the database.
 func (s *Server) Close() error {
+	s.stopWrites()
 	s.cubes.close()
 	return s.cubes.watch.Close()
 }
@@ -146,6 +170,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /runs/{id}/trajectory.svg", s.trajectorySVG)
 	s.mux.Handle("GET /sql", s.page(s.console))
 	s.mux.HandleFunc("GET /sql.csv", s.consoleCSV)
+	s.curationRoutes()
 }
 
 // contentPolicy allows nothing from elsewhere: styles, scripts, pictures
@@ -160,7 +185,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Security-Policy", contentPolicy)
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+	// same-origin, not no-referrer: a browser sends "Origin: null" with
+	// the POSTs of a no-referrer page, and the CSRF check reads Origin.
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("X-Frame-Options", "DENY")
 	if esc, ok := strings.CutSuffix(r.URL.EscapedPath(), ".json"); ok {
 		if esc == "/index" {
@@ -226,9 +253,12 @@ func writeJSON(w http.ResponseWriter, status int, data any) {
 
 // layoutData is what the layout template reads.
 type layoutData struct {
-	Title string
-	Path  string
-	Data  any
+	Title  string
+	Path   string
+	Data   any
+	Writes bool
+	// Panel is what the layout shows below the content (write.go).
+	Panel *panel
 }
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, v view) {
@@ -238,7 +268,8 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, v vi
 		return
 	}
 	var b strings.Builder
-	if err := t.ExecuteTemplate(&b, "layout", layoutData{Title: v.Title, Path: r.URL.Path, Data: v.Data}); err != nil {
+	if err := t.ExecuteTemplate(&b, "layout", layoutData{Title: v.Title, Path: r.URL.Path, Data: v.Data,
+		Writes: s.cur != nil, Panel: s.panelOf(w, r, status)}); err != nil {
 		s.fail(w, r, fmt.Errorf("web: template %s: %w", v.Template, err))
 		return
 	}
@@ -284,7 +315,7 @@ func notFound(format string, args ...any) error {
 
 // parsePages parses each page template with the layout.
 func parsePages() (map[string]*template.Template, error) {
-	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/partials.html")
+	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/*partials.html")
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +326,7 @@ func parsePages() (map[string]*template.Template, error) {
 	pages := map[string]*template.Template{}
 	for _, n := range names {
 		name := strings.TrimSuffix(strings.TrimPrefix(n, "templates/"), ".html")
-		if name == "layout" || name == "partials" {
+		if name == "layout" || strings.HasSuffix(name, "partials") {
 			continue
 		}
 		t, err := template.Must(layout.Clone()).ParseFS(templateFS, n)

@@ -19,6 +19,7 @@ type serveOptions struct {
 	addr           string
 	open           bool
 	consoleTimeout time.Duration
+	write          bool
 }
 
 // defaultServeAddr is where serve listens unless --addr says otherwise:
@@ -28,7 +29,7 @@ const defaultServeAddr = "127.0.0.1:8080"
 func newServeCmd(opts *options) *cobra.Command {
 	o := &serveOptions{options: opts}
 	cmd := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT] [--open]",
+		Use:   "serve [--addr HOST:PORT] [--open] [--write]",
 		Short: "Serve the lab as web pages (and JSON) to a browser",
 		Long: `serve opens the database read-only and serves the lab in a browser: the
 lab's size and recent imports and experiments; the puzzles of puzzle_catalog
@@ -52,7 +53,14 @@ leaves the machine.
 
 serve listens on 127.0.0.1 (this machine only) unless --addr names another
 address, which prints a warning: the pages show everything the lab holds,
-to anyone who can reach the port. Ctrl-C stops it.`,
+to anyone who can reach the port. Ctrl-C stops it.
+
+--write adds curation (docs/web.md): forms on the puzzle table freeze its
+selection, in its order, as a collection (as collections add does), tag its
+puzzles, or start a rate of them in the background (as rate does); a
+puzzle's page adds or removes its tags. Every write is a POST carrying the
+page's token; the pages and the console still read through a read-only
+connection.`,
 		Example: `  sudokulab serve
   sudokulab --db lab.db serve --addr 127.0.0.1:9000 --open
   curl -s 'http://127.0.0.1:8080/puzzles.json?collection=paper-puzzles&sort=givens'`,
@@ -64,18 +72,29 @@ to anyone who can reach the port. Ctrl-C stops it.`,
 	f := cmd.Flags()
 	f.StringVar(&o.addr, "addr", defaultServeAddr, "address to listen on, HOST:PORT (port 0 picks a free one)")
 	f.BoolVar(&o.open, "open", false, "open the home page in the browser (xdg-open)")
+	f.BoolVar(&o.write, "write", false, "allow curation: freeze a selection as a collection, tag puzzles, start a rate")
 	f.DurationVar(&o.consoleTimeout, "console-timeout", web.DefaultConsoleTimeout, "time limit of each statement of the SQL console")
 	return cmd
 }
 
 func runServe(ctx context.Context, cmd *cobra.Command, o *serveOptions) error {
+	wo := web.Options{Version: runner.CodeVersion(), ConsoleTimeout: o.consoleTimeout, Solvers: o.registry.All(), ErrorLog: cmd.ErrOrStderr()}
+	mode := "read-only"
+	if o.write {
+		// Opened first: it migrates the schema the reader then reads.
+		w, err := o.openWrite(ctx)
+		if err != nil {
+			return err
+		}
+		defer w.Close()
+		wo.Writer, mode = w, "curation on"
+	}
 	d, err := o.openRead(ctx)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	srv, err := web.New(ctx, d, web.Options{Version: runner.CodeVersion(), ConsoleTimeout: o.consoleTimeout,
-		Solvers: o.registry.All(), ErrorLog: cmd.ErrOrStderr()})
+	srv, err := web.New(ctx, d, wo)
 	if err != nil {
 		return err
 	}
@@ -89,7 +108,7 @@ func runServe(ctx context.Context, cmd *cobra.Command, o *serveOptions) error {
 		fmt.Fprintf(cmd.ErrOrStderr(), "warning: serving on %s, which other machines may reach: the pages show everything the lab holds\n", addr)
 	}
 	url := "http://" + addr.String() + "/"
-	fmt.Fprintf(cmd.OutOrStdout(), "serving %s at %s (read-only; Ctrl-C stops)\n", d.Path(), url)
+	fmt.Fprintf(cmd.OutOrStdout(), "serving %s at %s (%s; Ctrl-C stops)\n", d.Path(), url, mode)
 	if o.open {
 		if err := exec.Command("xdg-open", url).Start(); err != nil {
 			fmt.Fprintf(cmd.ErrOrStderr(), "serve: could not open a browser (%v); open %s\n", err, url)
