@@ -9,6 +9,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/internal/show"
 )
 
 func newCollectionsCmd(opts *options) *cobra.Command {
@@ -67,33 +68,7 @@ func runCollectionsShow(ctx context.Context, cmd *cobra.Command, o *collectionsS
 	if err != nil {
 		return err
 	}
-	c, t, imports := v.Collection, v.Members, v.Imports
-	w := cmd.OutOrStdout()
-	switch o.format {
-	case "csv":
-		return writeRows(w, o.format, t.Columns, t.Rows)
-	case "json":
-		return writeJSON(w, object{{"name", c.Name}, {"puzzles", c.Puzzles}, {"created_at", c.CreatedAt},
-			{"description", c.Description}, {"frozen", c.Frozen}, {"members", rowObjects(t.Columns, t.Rows)},
-			{"imports", rowObjects(imports.Columns, imports.Rows)}})
-	}
-	frozen := ""
-	if c.Frozen {
-		frozen = " (frozen: imports do not add to it)"
-	}
-	fmt.Fprintf(w, "collection %s: %d puzzles, created %s%s\n", c.Name, c.Puzzles, c.CreatedAt.Format("2006-01-02 15:04:05"), frozen)
-	if c.Description != "" {
-		fmt.Fprintln(w, c.Description)
-	}
-	fmt.Fprintln(w)
-	if err := writeRows(w, "table", t.Columns, t.Rows); err != nil {
-		return err
-	}
-	if len(imports.Rows) > 0 {
-		fmt.Fprintln(w, "\nimports:")
-		return writeRows(w, "table", imports.Columns, imports.Rows)
-	}
-	return nil
+	return show.Collection(cmd.OutOrStdout(), o.format, v)
 }
 
 func newCollectionsRmCmd(opts *options) *cobra.Command {

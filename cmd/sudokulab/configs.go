@@ -8,6 +8,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/internal/show"
 	"sudokulab/runner"
 )
 
@@ -106,32 +107,7 @@ func newConfigsShowCmd(opts *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			t := c.ParamTable()
-			cols, rows := t.Columns, t.Rows
-			switch opts.format {
-			case "csv":
-				return writeRows(w, opts.format, cols, rows)
-			case "json":
-				params := make([]object, len(c.Info.Params))
-				for i, p := range c.Info.Params {
-					params[i] = object{{"parameter", p.Name}, {"value", c.Params[p.Name]}, {"default", p.Default},
-						{"range", p.Range()}, {"section", p.Section}, {"doc", p.Doc}}
-				}
-				return writeJSON(w, object{{"name", c.Name}, {"solver", c.Solver}, {"preset", c.Preset},
-					{"description", c.Description}, {"paper", c.Info.Paper}, {"params", c.Params.Canonical()},
-					{"params_hash", c.ParamsHash}, {"parameters", params}})
-			}
-			kind := "configuration"
-			if c.Preset {
-				kind = "preset"
-			}
-			fmt.Fprintf(w, "%s %s: solver %s (%s)\n", kind, c.Name, c.Solver, c.Info.Paper)
-			if c.Description != "" {
-				fmt.Fprintln(w, c.Description)
-			}
-			fmt.Fprintf(w, "parameters %s, hash %s\n", c.Config.Params, c.ParamsHash[:16])
-			return writeRows(w, opts.format, cols, rows)
+			return show.Config(cmd.OutOrStdout(), opts.format, c)
 		},
 	}
 }

@@ -1,11 +1,10 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"sudokulab/db"
+	"sudokulab/internal/show"
 )
 
 func newExperimentsCmd(opts *options) *cobra.Command {
@@ -46,21 +45,7 @@ workers holding its runs now.`,
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			switch opts.format {
-			case "csv":
-				// One table per output: the per-configuration one.
-				return writeRows(w, opts.format, t.Columns, t.Rows)
-			case "json":
-				return writeJSON(w, object{{"name", args[0]}, {"configurations", rowObjects(t.Columns, t.Rows)},
-					{"hosts", rowObjects(hosts.Columns, hosts.Rows)}})
-			}
-			fmt.Fprintf(w, "experiment %s\n", args[0])
-			if err := writeRows(w, opts.format, t.Columns, t.Rows); err != nil {
-				return err
-			}
-			fmt.Fprintln(w, "\nhosts and workers")
-			return writeRows(w, opts.format, hosts.Columns, hosts.Rows)
+			return show.Experiment(cmd.OutOrStdout(), opts.format, args[0], t, hosts)
 		},
 	}
 	return groupCmd("experiments", "List and show experiments", list, show)

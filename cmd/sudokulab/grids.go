@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -48,18 +47,4 @@ func parseShape(s string) (sudokulab.Shape, error) {
 		return shape, sudokulab.WrapError(sudokulab.EINVALID, err, "--box %q", s)
 	}
 	return shape, nil
-}
-
-// solutionCountText describes a solution count found by a search that
-// stopped at limit solutions.
-func solutionCountText(n, limit int) string {
-	switch {
-	case n == 0:
-		return "0 (no solution)"
-	case n >= limit:
-		return fmt.Sprintf("%d or more", n)
-	case n == 1:
-		return "1 (unique)"
-	}
-	return fmt.Sprint(n)
 }

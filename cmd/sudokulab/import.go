@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,6 +16,7 @@ import (
 	"sudokulab/importers"
 	"sudokulab/importers/pipeline"
 	"sudokulab/internal/progress"
+	"sudokulab/internal/show"
 )
 
 type importOptions struct {
@@ -148,7 +147,7 @@ func runImport(ctx context.Context, cmd *cobra.Command, o *importOptions, files 
 		return err
 	}
 	defer d.Close()
-	pr, err := newImportPrinter(cmd.OutOrStdout(), o.format)
+	pr, err := show.NewImports(cmd.OutOrStdout(), o.format)
 	if err != nil {
 		return err
 	}
@@ -156,9 +155,9 @@ func runImport(ctx context.Context, cmd *cobra.Command, o *importOptions, files 
 		if err := importDone(cmd, file, res, err); err != nil {
 			return err
 		}
-		return pr.print(res)
+		return pr.Print(res)
 	})
-	return errors.Join(fileFormatHint(err, o.fileFormat), pr.close())
+	return errors.Join(fileFormatHint(err, o.fileFormat), pr.Close())
 }
 
 // fileFormatHint adds to an import's EINVALID error, when --format named
@@ -179,84 +178,4 @@ func importDone(cmd *cobra.Command, file string, res *pipeline.Result, err error
 			file, res.Import.PuzzlesNew+res.Import.PuzzlesDuplicate)
 	}
 	return err
-}
-
-// importPrinter reports each file's import as it ends: as text for the
-// table format, else as a row (csv) or an object (json) per file.
-type importPrinter struct {
-	w      io.Writer
-	stream *rowStream // nil for text
-}
-
-// importColumns are the fields of a file's import in csv and json.
-var importColumns = []string{"file", "format", "collection", "collections", "import_id", "skipped", "read", "new",
-	"duplicate", "rejected", "undetermined", "resumed_after", "elapsed_seconds", "rejected_lines", "notes"}
-
-func newImportPrinter(w io.Writer, format string) (*importPrinter, error) {
-	p := &importPrinter{w: w}
-	if format != "table" {
-		var err error
-		if p.stream, err = newRowStream(w, format, importColumns, nil); err != nil {
-			return nil, err
-		}
-	}
-	return p, nil
-}
-
-// print reports one file's import.
-func (p *importPrinter) print(res *pipeline.Result) error {
-	if p.stream == nil {
-		printImport(p.w, res)
-		return nil
-	}
-	im := res.Import
-	rejected := make([]string, len(res.Rejected))
-	for i, r := range res.Rejected {
-		rejected[i] = r.Error()
-	}
-	var resumed any
-	if res.Resumed {
-		resumed = res.ResumedAfter
-	}
-	return p.stream.Write([]any{res.File, res.Format, res.Collection, append([]string{}, res.Collections...), im.ID, res.Skipped,
-		im.PuzzlesRead, im.PuzzlesNew, im.PuzzlesDuplicate, im.PuzzlesRejected, res.Undetermined, resumed,
-		res.Elapsed.Seconds(), rejected, append([]string{}, res.Notes...)})
-}
-
-// close ends the report.
-func (p *importPrinter) close() error {
-	if p.stream == nil {
-		return nil
-	}
-	return p.stream.Close()
-}
-
-// printImport reports one file's import as text.
-func printImport(w io.Writer, res *pipeline.Result) {
-	im := res.Import
-	if res.Skipped {
-		fmt.Fprintf(w, "%s: already imported into collection %s (import %d, %s, %d puzzles): nothing changed\n",
-			res.File, res.Collection, im.ID, im.StartedAt.Format(time.RFC3339), im.PuzzlesRead)
-		return
-	}
-	where := "collection " + res.Collection
-	if len(res.Collections) > 1 {
-		where = "collections " + strings.Join(res.Collections, ", ")
-	}
-	fmt.Fprintf(w, "%s: %s format, %d read: %d new, %d duplicate, %d rejected; %s (import %d) in %v\n",
-		res.File, res.Format, im.PuzzlesRead, im.PuzzlesNew, im.PuzzlesDuplicate, im.PuzzlesRejected,
-		where, im.ID, res.Elapsed.Round(time.Millisecond))
-	if res.Undetermined > 0 {
-		fmt.Fprintf(w, "  %d of the %d puzzles counted left their count undetermined within the budget (count_status 'undetermined'); sudokulab count --collection %s finishes them\n",
-			res.Undetermined, res.Checked, res.Collection)
-	}
-	if res.Resumed {
-		fmt.Fprintf(w, "  resumed an interrupted import after the %d records of the file it had stored\n", res.ResumedAfter)
-	}
-	for _, r := range res.Rejected {
-		fmt.Fprintf(w, "  rejected %s\n", r)
-	}
-	for _, n := range res.Notes {
-		fmt.Fprintf(w, "  note: %s\n", n)
-	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"strconv"
 	"time"
 
@@ -12,7 +11,7 @@ import (
 	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/importers/pipeline"
-	"sudokulab/raters"
+	"sudokulab/internal/show"
 	"sudokulab/solvers/exact"
 )
 
@@ -82,7 +81,7 @@ func runPuzzlesAdd(ctx context.Context, cmd *cobra.Command, o *puzzlesAddOptions
 	}
 	return writeRecord(w, o.format, func() error {
 		if created {
-			fmt.Fprintf(w, "added puzzle %d (%d givens, solutions: %s)", p.ID, g.Givens(), puzzleCountText(p))
+			fmt.Fprintf(w, "added puzzle %d (%d givens, solutions: %s)", p.ID, g.Givens(), show.PuzzleCount(p))
 		} else {
 			fmt.Fprintf(w, "puzzle %d was already stored", p.ID)
 		}
@@ -92,26 +91,7 @@ func runPuzzlesAdd(ctx context.Context, cmd *cobra.Command, o *puzzlesAddOptions
 		_, err := fmt.Fprintln(w)
 		return err
 	}, object{{"id", p.ID}, {"added", created}, {"givens", g.Givens()}, {"solution_count", count},
-		{"count_status", p.CountStatus}, {"collection", nullString(o.collection)}})
-}
-
-// puzzleCountText describes a stored puzzle's count: "1 (unique)",
-// "undetermined (...)", "not counted".
-func puzzleCountText(p *sudokulab.Puzzle) string {
-	switch {
-	case p.SolutionCount != nil:
-		return solutionCountText(*p.SolutionCount, 2)
-	case p.CountStatus == sudokulab.CountUndetermined && p.HasSolution():
-		return fmt.Sprintf("undetermined (one found; counting stopped after %v; sudokulab count finishes it)", seconds(p.CountSeconds))
-	case p.CountStatus == sudokulab.CountUndetermined:
-		return fmt.Sprintf("undetermined (counting stopped after %v; sudokulab count finishes it)", seconds(p.CountSeconds))
-	}
-	return "not counted"
-}
-
-// seconds is s seconds as a duration, to the millisecond.
-func seconds(s float64) time.Duration {
-	return time.Duration(s * float64(time.Second)).Round(time.Millisecond)
+		{"count_status", p.CountStatus}, {"collection", show.NullString(o.collection)}})
 }
 
 type puzzlesListOptions struct {
@@ -185,94 +165,8 @@ func runPuzzlesShow(ctx context.Context, cmd *cobra.Command, o *options, id int6
 	if err != nil {
 		return err
 	}
-	p, mt, rt, runt := v.Puzzle, v.Memberships, v.RatingTable, v.FirstRuns
-	w := cmd.OutOrStdout()
-	switch o.format {
-	case "json":
-		return writeJSON(w, append(puzzleObject(p),
-			field{"collections", rowObjects(mt.Columns, mt.Rows)},
-			field{"ratings", rowObjects(rt.Columns, rt.Rows)},
-			field{"runs", v.Runs},
-			field{"first_runs", rowObjects(runt.Columns, runt.Rows)}))
-	case "csv":
-		return writeRecord(w, "csv", nil, append(puzzleObject(p), field{"runs", v.Runs}))
-	}
-	fmt.Fprintf(w, "puzzle %d: %s, %d givens, solutions: %s\n%s%s\n", p.ID, p.Givens.Shape, p.Givens.Givens(), puzzleCountText(p), p.Givens.Pretty(), p.Givens)
-	if p.HasSolution() {
-		fmt.Fprintf(w, "solution:\n%s", p.Solution.Pretty())
-	}
-	fmt.Fprintln(w, "\ncollections:")
-	if err := writeRows(w, "table", mt.Columns, mt.Rows); err != nil {
-		return err
-	}
-	fmt.Fprintln(w, "\nratings:")
-	if err := writeRows(w, "table", []string{"rater", "version", "value", "label", "import_id"}, columns(rt.Rows, 0, 1, 3, 4, 6)); err != nil {
-		return err
-	}
-	for _, r := range v.Ratings {
-		writeRatingPath(w, r)
-	}
-	fmt.Fprintf(w, "\nruns: %d\n", v.Runs)
-	if v.Runs > shownRuns {
-		fmt.Fprintf(w, "(the first %d shown; sudokulab runs list --runs-where 'puzzle_id = %d' lists all)\n", shownRuns, id)
-	}
-	return writeRows(w, "table", runt.Columns, runt.Rows)
+	return show.Puzzle(cmd.OutOrStdout(), o.format, v, shownRuns)
 }
 
 // shownRuns is how many of a puzzle's runs puzzles show lists.
 const shownRuns = 20
-
-// puzzleObject is a stored puzzle's fields, as puzzles show prints them.
-func puzzleObject(p *sudokulab.Puzzle) object {
-	var count, solution any
-	if p.SolutionCount != nil {
-		count = *p.SolutionCount
-	}
-	if p.HasSolution() {
-		solution = p.Solution.String()
-	}
-	return object{{"id", p.ID}, {"shape", p.Givens.Shape.String()}, {"size", p.Givens.N()}, {"givens", p.Givens.Givens()},
-		{"grid", p.Givens.String()}, {"solution_count", count}, {"count_status", p.CountStatus}, {"solution", solution},
-		{"symmetry_form", nullString(p.SymmetryForm)}, {"created_at", p.CreatedAt}}
-}
-
-// writeRatingPath prints the solution path of a rating whose details
-// carry one (the se rater's): the hardest technique, then one step a line.
-func writeRatingPath(w io.Writer, r sudokulab.Rating) {
-	d, ok := raters.ReadSEPath(r.Details)
-	if !ok {
-		return
-	}
-	fmt.Fprintf(w, "\n%s path, %d steps (hardest: %s; before the first placement: %s; first step: %s):\n",
-		r.Rater, len(d.Steps), orDash(d.ERTechnique), orDash(d.EPTechnique), orDash(d.EDTechnique))
-	for i, s := range d.Steps {
-		fmt.Fprintf(w, "%4d  %s\n", i+1, s)
-	}
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-// columns returns the given columns of rows.
-func columns(rows [][]any, cols ...int) [][]any {
-	out := make([][]any, len(rows))
-	for i, r := range rows {
-		out[i] = make([]any, len(cols))
-		for j, c := range cols {
-			out[i][j] = r[c]
-		}
-	}
-	return out
-}
-
-// nullString is s, or nil (NULL) when s is empty.
-func nullString(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}

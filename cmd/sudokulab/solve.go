@@ -9,6 +9,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/importers/pipeline"
+	"sudokulab/internal/show"
 	"sudokulab/solvers/exact"
 )
 
@@ -89,7 +90,7 @@ func runSolve(ctx context.Context, cmd *cobra.Command, o *solveOptions, arg stri
 		fmt.Fprintf(w, "solutions: undetermined: counting stopped after %v (--count-timeout) with %d found; a longer --count-timeout may settle it\n",
 			budget, res.Count)
 	} else {
-		fmt.Fprintf(w, "solutions: %s\n", solutionCountText(res.Count, o.limit))
+		fmt.Fprintf(w, "solutions: %s\n", show.SolutionCount(res.Count, o.limit))
 	}
 	fmt.Fprintf(w, "effort: %d propagations, %d guesses, %d backtracks\n",
 		res.Effort.Propagations, res.Effort.Guesses, res.Effort.Backtracks)
