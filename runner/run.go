@@ -110,8 +110,21 @@ func (s Spec) Check() error {
 	case s.Budget.MaxEvaluations < 0 || s.Budget.MaxGenerations < 0 || s.Timeout < 0:
 		return sudokulab.Errorf(sudokulab.EINVALID, "budgets cannot be negative (0 means no limit)")
 	}
-	if s.Lease < 3*time.Second && s.Lease != 0 {
-		return sudokulab.Errorf(sudokulab.EINVALID, "--lease %v: want at least 3s", s.Lease)
+	if s.Lease != 0 {
+		return CheckLease(s.Lease)
+	}
+	return nil
+}
+
+// MinLease is the shortest lease on work: a claim is renewed at a third
+// of it, so shorter leases would lapse under a loaded machine.
+const MinLease = 3 * time.Second
+
+// CheckLease refuses a lease shorter than MinLease, in the words of
+// --lease.
+func CheckLease(lease time.Duration) error {
+	if lease < MinLease {
+		return sudokulab.Errorf(sudokulab.EINVALID, "--lease %v: want at least 3s", lease)
 	}
 	return nil
 }

@@ -8,14 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"sudokulab"
-	"sudokulab/db"
+	"sudokulab/figures"
 	"sudokulab/plots"
 	"sudokulab/runner"
 	"sudokulab/tune"
@@ -124,7 +122,7 @@ func runTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions, args []str
 	}
 	defer d.Close()
 	stderr := cmd.ErrOrStderr()
-	rep, err := tuning.Run(ctx, d, o.registry, spec, tuning.Options{Runner: runner.Options{Jobs: o.jobs}, ByWorkers: o.jobs == 0, Step: stepPrinter(stderr)})
+	rep, err := tuning.Run(ctx, d, o.registry, spec, o.tuningOptions(stderr))
 	if ctx.Err() != nil {
 		fmt.Fprintf(stderr, "interrupted: the runs recorded are kept; run the same command again to resume tuning %s\n", rep.Name)
 		return ctx.Err()
@@ -139,11 +137,12 @@ func runTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions, args []str
 	fmt.Fprintf(stderr, "tuning %s: %d runs in %d iterations on %d training puzzles, %d candidates; stopped because %s\n",
 		rep.Name, res.Runs, res.Iterations, rep.Training, len(res.Candidates), res.Stop)
 	w := cmd.OutOrStdout()
-	if err := writeElites(w, o.format, rep); err != nil {
+	t := rep.EliteTable()
+	if err := writeRows(w, o.format, t.Columns, t.Rows); err != nil {
 		return err
 	}
 	if o.plot != "" {
-		if err := plotRace(ctx, d, rep.Name, o.plot); err != nil {
+		if err := figures.SaveRace(ctx, d, rep.Name, o.plot); err != nil {
 			return err
 		}
 	}
@@ -157,7 +156,7 @@ func runTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions, args []str
 	if o.format == "table" {
 		fmt.Fprintf(w, "\ntest set: a = %s (first candidate), b = %s (best elite); times in %s\n", rep.Default, rep.Elites[0], rep.Test.Unit)
 	}
-	t := rep.Test.Table()
+	t = rep.Test.Table()
 	return writeRows(w, o.format, t.Columns, t.Rows)
 }
 
@@ -171,17 +170,10 @@ func (o *tuneOptions) checkSpec(args []string) (tuning.Spec, error) {
 	if err := cmp.Or(errs[0], errs[1]); err != nil {
 		return spec, err
 	}
+	if err := spec.Check(o.tuningOptions(nil)); err != nil {
+		return spec, err
+	}
 	switch {
-	case spec.Solver == "":
-		return spec, sudokulab.Errorf(sudokulab.EINVALID, "say what to tune: --solver NAME")
-	case strings.TrimSpace(spec.Train) == "":
-		return spec, sudokulab.Errorf(sudokulab.EINVALID, "say what to train on: --train WHERE")
-	case spec.Budget < 1:
-		return spec, sudokulab.Errorf(sudokulab.EINVALID, "--budget %d: want a number of runs above 0", spec.Budget)
-	case o.jobs < 0:
-		return spec, sudokulab.Errorf(sudokulab.EINVALID, "--jobs %d: want 0 (sudokulab worker processes do every run) or more", o.jobs)
-	case spec.Lease < 3*time.Second:
-		return spec, sudokulab.Errorf(sudokulab.EINVALID, "--lease %v: want at least 3s", spec.Lease)
 	case o.export != "" && o.export != "irace":
 		return spec, sudokulab.Errorf(sudokulab.EINVALID, "--export %q: the only format is irace", o.export)
 	case o.export != "" && len(args) != 1:
@@ -192,38 +184,14 @@ func (o *tuneOptions) checkSpec(args []string) (tuning.Spec, error) {
 	return spec, nil
 }
 
-// stepPrinter returns the function that reports each tested race step on w.
-func stepPrinter(w io.Writer) func(tune.Step) {
-	return func(s tune.Step) {
-		if s.Test == "" {
-			return
+// tuningOptions are the options of the tuning the flags ask for, each
+// tested race step reported on stderr.
+func (o *tuneOptions) tuningOptions(stderr io.Writer) tuning.Options {
+	return tuning.Options{Runner: runner.Options{Jobs: o.jobs}, ByWorkers: o.jobs == 0, Step: func(s tune.Step) {
+		if line, ok := tuning.StepText(s); ok {
+			fmt.Fprintln(stderr, line)
 		}
-		alive := 0
-		for _, e := range s.Entries {
-			if e.Alive {
-				alive++
-			}
-		}
-		fmt.Fprintf(w, "iteration %d step %d: %s p = %.3g, %d of %d candidates alive\n",
-			s.Iteration, s.Number, s.Test, s.P, alive, len(s.Entries))
-	}
-}
-
-// writeElites writes the elites, best first, with their parameter values.
-func writeElites(w io.Writer, format string, rep tuning.Report) error {
-	var names []string
-	for name := range rep.Settings[0] {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	rows := make([][]any, len(rep.Elites))
-	for i, name := range rep.Elites {
-		rows[i] = []any{i + 1, name}
-		for _, p := range names {
-			rows[i] = append(rows[i], rep.Settings[i][p])
-		}
-	}
-	return writeRows(w, format, append([]string{"rank", "config"}, names...), rows)
+	}}
 }
 
 // exportTune writes the irace files of the tuning into dir. The target
@@ -249,22 +217,4 @@ func exportTune(ctx context.Context, cmd *cobra.Command, o *tuneOptions, spec tu
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "wrote the irace scenario into %s: run it with cd %s && irace\n", dir, dir)
 	return nil
-}
-
-// plotRace draws the race of the tuning called name, as recorded, into
-// the file path.
-func plotRace(ctx context.Context, d *db.DB, name, path string) error {
-	steps, elites, err := db.TuningRace(ctx, d, name)
-	if err != nil {
-		return err
-	}
-	entries := make([]plots.RaceEntry, len(steps))
-	for i, s := range steps {
-		entries[i] = plots.RaceEntry{Iteration: s.Iteration, Step: s.Step, Candidate: s.Candidate, Alive: s.Alive}
-	}
-	f, err := plots.Race(plots.RaceData{Entries: entries, Elites: elites}, plots.Options{Title: "Iterated race of tuning " + name})
-	if err != nil {
-		return err
-	}
-	return f.Save(path)
 }

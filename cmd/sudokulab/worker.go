@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sudokulab"
 	"sudokulab/internal/progress"
 	"sudokulab/runner"
 )
@@ -58,8 +57,8 @@ func runWorker(ctx context.Context, cmd *cobra.Command, o *workerOptions) error 
 	if err := checkJobs(o.jobs); err != nil {
 		return err
 	}
-	if o.lease < 3*time.Second {
-		return sudokulab.Errorf(sudokulab.EINVALID, "--lease %v: want at least 3s", o.lease)
+	if err := runner.CheckLease(o.lease); err != nil {
+		return err
 	}
 	d, err := o.open(ctx)
 	if err != nil {
