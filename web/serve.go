@@ -15,7 +15,8 @@ const ShutdownGrace = 5 * time.Second
 
 // Serve answers requests on ln until ctx ends, then shuts down: requests
 // under way end with ctx (their statements are interrupted) and get
-// ShutdownGrace to answer. It returns ctx's error, or the error that
+// ShutdownGrace to answer, and the rates started by the curation forms
+// stop (keeping what they rated). It returns ctx's error, or the error that
 // stopped the serving first.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}

@@ -2,8 +2,10 @@ package web_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -555,4 +557,32 @@ func TestRateSelection(t *testing.T) {
 			t.Errorf("%d gate ratings after the stopped rates, want rate 1's %d", n, len(ids))
 		}
 	})
+}
+
+// TestServeStopsRates: when Serve's context ends, the rates under way end
+// too (stopped) before Serve returns.
+func TestServeStopsRates(t *testing.T) {
+	g := &gate{release: make(chan struct{})}
+	l := newWriteLab(t, "", web.Options{Raters: raters.NewRegistry(g.info())})
+	_, tok := l.page(t, "/puzzles")
+	code, loc, body := l.post(t, "/puzzles/rate", url.Values{"csrf": {tok}, "selection": {""}, "rater": {"gate"}})
+	if code != http.StatusSeeOther {
+		t.Fatalf("start a rate: %d %s", code, body)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- l.s.Serve(ctx, ln) }()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Serve: %v", err)
+	}
+	var st rateState
+	l.getJSON(t, loc+".json", &st)
+	if st.State != "stopped" {
+		t.Errorf("the rate after Serve returned: %+v, want stopped", st)
+	}
 }

@@ -1,0 +1,151 @@
+package db_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jmoiron/sqlx"
+
+	"sudokulab"
+	"sudokulab/db"
+)
+
+// TestCuration runs the curation scenarios on every backend.
+func TestCuration(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b backend) {
+		runScenarios(t, b, []scenario{
+			{"SelectionFrozenAsCollectionsAdd", suiteSelectionFrozenAsCollectionsAdd},
+			{"Tags", suiteTags},
+		})
+	})
+}
+
+// members returns a collection's puzzles and labels in order.
+func members(t *testing.T, d *db.DB, name string) []string {
+	t.Helper()
+	tab, err := db.CollectionTable(context.Background(), d, name, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range tab.Rows {
+		out = append(out, fmt.Sprintf("%d %d %v", asInt(t, r[0]), asInt(t, r[1]), r[2]))
+	}
+	return out
+}
+
+// suiteSelectionFrozenAsCollectionsAdd freezes catalog selections (the
+// web's) and the same selections written as collections add's SQL: the
+// two collections hold the same puzzles, positions and labels, and are
+// both frozen.
+func suiteSelectionFrozenAsCollectionsAdd(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	seedCatalog(t, d)
+	for i, c := range []struct {
+		q              db.CatalogQuery
+		where, orderBy string
+	}{
+		// First, while some puzzles are in no collection (the freezes
+		// below put every puzzle in one).
+		{db.CatalogQuery{Filter: db.CatalogFilter{NoCollection: true}}, "collection IS NULL", "id"},
+		{db.CatalogQuery{Filter: db.CatalogFilter{Collection: "even"}, Sort: "givens", Desc: true}, "collection = 'even'", "givens DESC, id DESC"},
+		// A puzzle in no collection has no label: last.
+		{db.CatalogQuery{Sort: "label"}, "1 = 1", "collection_id IS NULL, label, id, collection_id"},
+		{db.CatalogQuery{Sort: "collection", Desc: true}, "1 = 1", "collection IS NULL, collection DESC, id DESC"},
+		{db.CatalogQuery{Filter: db.CatalogFilter{Givens: new(26)}, After: "ignored"}, "givens = 26", "id"},
+	} {
+		var sel []db.FrozenMember
+		err := d.Snapshot(ctx, func(tx *sqlx.Tx) error {
+			cat, err := db.NewCatalog(ctx, tx)
+			if err != nil {
+				return err
+			}
+			sel, err = cat.Selection(ctx, c.q, 100)
+			return err
+		})
+		if err != nil {
+			t.Fatalf("selection %d: %v", i, err)
+		}
+		web, cli := fmt.Sprintf("web-%d", i), fmt.Sprintf("cli-%d", i)
+		if _, err := d.Freeze(ctx, cli, db.Freeze{Where: c.where, OrderBy: c.orderBy}); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := d.FreezeSelection(ctx, web, "", sel); err != nil || n != len(sel) {
+			t.Fatalf("FreezeSelection %d = %d, %v", i, n, err)
+		}
+		got, want := members(t, d, web), members(t, d, cli)
+		if len(got) == 0 || !slices.Equal(got, want) {
+			t.Errorf("selection %d %+v frozen:\n%v\nwant, as collections add --where %q --order-by %q:\n%v", i, c.q, got, c.where, c.orderBy, want)
+		}
+		for _, name := range []string{web, cli} {
+			if col, err := db.GetCollection(ctx, d, name); err != nil || !col.Frozen {
+				t.Errorf("%s: %+v, %v; want frozen", name, col, err)
+			}
+		}
+	}
+	_, err := d.FreezeSelection(ctx, "web-0", "", nil)
+	wantCode(t, err, sudokulab.ECONFLICT)
+	err = d.Snapshot(ctx, func(tx *sqlx.Tx) error {
+		cat, err := db.NewCatalog(ctx, tx)
+		if err != nil {
+			return err
+		}
+		_, err = cat.Selection(ctx, db.CatalogQuery{}, 5)
+		return err
+	})
+	if wantCode(t, err, sudokulab.EINVALID); err == nil || !strings.Contains(err.Error(), "more than 5 rows") {
+		t.Errorf("a selection over its bound: %v", err)
+	}
+}
+
+// suiteTags puts tags on puzzles and takes them off.
+func suiteTags(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	ids := seedCatalog(t, d)
+	sel := []int64{ids[20], ids[21], ids[22], 999999}
+	if n, err := d.Tag(ctx, "x <b>", sel); err != nil || n != 3 {
+		t.Fatalf("Tag = %d, %v; want 3 (the missing puzzle left out)", n, err)
+	}
+	if n, err := d.Tag(ctx, "x <b>", sel[:2]); err != nil || n != 0 {
+		t.Fatalf("Tag again = %d, %v; want 0", n, err)
+	}
+	if n, err := d.Tag(ctx, "y", sel[1:2]); err != nil || n != 1 {
+		t.Fatalf("Tag y = %d, %v", n, err)
+	}
+	for _, bad := range []string{"", "a\nb", strings.Repeat("t", sudokulab.MaxNameBytes+1), "\xff"} {
+		_, err := d.Tag(ctx, bad, sel)
+		wantCode(t, err, sudokulab.EINVALID)
+	}
+	tags, err := db.PuzzleTags(ctx, d, ids[21])
+	if err != nil || len(tags) != 2 || tags[0].Tag != "x <b>" || tags[1].Tag != "y" || tags[0].AddedAt.IsZero() {
+		t.Fatalf("PuzzleTags = %+v, %v", tags, err)
+	}
+	list, err := db.ListTags(ctx, d)
+	if err != nil || len(list) != 2 || list[0].Tag != "x <b>" || list[0].Puzzles != 3 || list[1].Puzzles != 1 {
+		t.Fatalf("ListTags = %+v, %v", list, err)
+	}
+	tagged, err := db.TaggedPuzzles(ctx, d, "x <b>", 2)
+	if err != nil || len(tagged) != 2 || tagged[0].PuzzleID != ids[20] || tagged[1].PuzzleID != ids[21] {
+		t.Fatalf("TaggedPuzzles = %+v, %v", tagged, err)
+	}
+	if had, err := d.Untag(ctx, ids[21], "x <b>"); err != nil || !had {
+		t.Fatalf("Untag = %v, %v", had, err)
+	}
+	if had, err := d.Untag(ctx, ids[21], "x <b>"); err != nil || had {
+		t.Fatalf("Untag again = %v, %v", had, err)
+	}
+	// A puzzle's tags go with it.
+	if _, err := d.ExecContext(ctx, d.Rebind(`DELETE FROM puzzles WHERE id = ?`), ids[22]); err != nil {
+		t.Fatal(err)
+	}
+	if list, err := db.ListTags(ctx, d); err != nil || len(list) != 2 || list[0].Puzzles != 1 {
+		t.Fatalf("ListTags after a puzzle went = %+v, %v", list, err)
+	}
+	ps, err := db.PuzzlesByID(ctx, d, []int64{ids[30], ids[20], 999999, ids[25]})
+	if err != nil || len(ps) != 3 || ps[0].ID != ids[30] || ps[1].ID != ids[20] || ps[2].ID != ids[25] || ps[0].Givens.Givens() != 30 {
+		t.Fatalf("PuzzlesByID = %v, %v", ps, err)
+	}
+}
