@@ -123,6 +123,7 @@ func TestPagesInChromium(t *testing.T) {
 		{"/puzzles?collection=sato-inoue-2010&sort=rating:se&desc=1", 1, 0},
 		{"/puzzles/10", 3, 2},
 		{"/puzzles/10/path?step=5", 0, 1},
+		{"/puzzles/10/path?rater=se&step=40", 0, 1},
 		{"/collections", 1, 0},
 		{"/collections/paper-puzzles", 1, 0},
 		{"/experiments", 1, 0},

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"math"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,81 +17,158 @@ import (
 	"sudokulab/raters"
 )
 
-// The solution path of a puzzle as the human rater finds it, step by step,
-// as HoDoKu shows one: the grid with its candidates before the step, the
-// digits the step places in green and the candidates it eliminates in red.
-// The step is in the URL (?step=K), so each is a link and needs no script.
+// The solution path of a puzzle, step by step, as HoDoKu shows one: the
+// grid with its candidates before the step, the digits the step places in
+// green and the candidates it eliminates in red. Two raters give one: the
+// human rater's techniques (?rater=human, the default) and Sudoku
+// Explainer's (?rater=se, 9x9 only), both found when asked. The step is in
+// the URL (?step=K), so each is a link and needs no script.
 
-// pathTimeout bounds the logic solve of one puzzle; a solve cut short
-// shows the steps found so far.
-const pathTimeout = 10 * time.Second
+// pathRaters are the raters whose paths the page draws, with what the page
+// calls them.
+var pathRaters = map[string]string{"human": "the human rater's techniques", "se": "Sudoku Explainer's techniques"}
+
+// pathNames name the paths in the link from one to the other.
+var pathNames = map[string]string{"human": "the human rater's path", "se": "Sudoku Explainer's path"}
 
 // pathData is the path page.
 type pathData struct {
 	ID int64 `json:"id"`
+	// Rater is the rater whose path it is: human or se; Name says it.
+	Rater string `json:"rater"`
+	Name  string `json:"-"`
 	// Steps lists every step; Step is the one drawn (1-based, 0: the
 	// puzzle before the first step).
 	Steps []pathStep `json:"steps"`
 	Step  int        `json:"step"`
 	// Solved says whether the steps fill the grid; Stalled that the
-	// techniques found no further step; CutShort that the solve ran out
-	// of time; Contradiction that a step broke the rules.
+	// techniques found no further step; CutShort that the search ran out
+	// of time (Timeout); Contradiction that a step broke the rules.
 	Solved        bool          `json:"solved"`
 	Stalled       bool          `json:"stalled"`
 	CutShort      bool          `json:"cut_short"`
 	Contradiction bool          `json:"contradiction"`
+	Timeout       string        `json:"-"`
 	GridSVG       template.HTML `json:"-"`
 	PrevURL       string        `json:"-"`
 	NextURL       string        `json:"-"`
-	Current       *pathStep     `json:"-"`
+	// OtherURL is the other rater's path of the puzzle ("" when it has
+	// none: se explains only 9x9 puzzles).
+	OtherURL  string    `json:"-"`
+	OtherName string    `json:"-"`
+	Current   *pathStep `json:"-"`
 }
 
 // pathStep is one step: its technique and what it changes, cells named
-// r1c1 and candidates r1c1<>5 as HoDoKu writes them.
+// r1c1 and candidates r1c1<>5 as HoDoKu writes them. Difficulty is SE's
+// rating of the step (se's path only).
 type pathStep struct {
 	N            int      `json:"n"`
 	Technique    string   `json:"technique"`
+	Difficulty   *float64 `json:"difficulty,omitempty"`
+	Rating       string   `json:"-"`
 	Placements   []string `json:"placements"`
 	Eliminations []string `json:"eliminations"`
 	URL          string   `json:"url"`
 }
 
-// traceCache keeps the last few logic solves: stepping through a path
-// asks for the same puzzle's again and again.
-type traceCache struct {
-	mu     sync.Mutex
-	traces map[int64]cachedTrace
+// solvedPath is a rater's path through a puzzle: each step's name, its
+// difficulty (NaN for none) and what it changes.
+type solvedPath struct {
+	names          []string
+	difficulties   []float64
+	steps          []raters.Step
+	solved, cut    bool
+	stalled, wrong bool
 }
 
-type cachedTrace struct {
-	grid  string
-	trace raters.Trace
-	cut   bool
-}
-
-const traceCacheSize = 16
-
-func (c *traceCache) get(ctx context.Context, id int64, g sudokulab.Grid) (raters.Trace, bool, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if t, ok := c.traces[id]; ok && t.grid == g.String() {
-		return t.trace, t.cut, nil
-	}
-	sctx, cancel := context.WithTimeout(ctx, pathTimeout)
+// findPath finds rater's path through g within timeout.
+func findPath(ctx context.Context, rater string, g sudokulab.Grid, timeout time.Duration) (solvedPath, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	tr, err := raters.SolveLogically(sctx, g)
-	cut := false
-	if err != nil {
-		if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
-			return raters.Trace{}, false, err
+	var p solvedPath
+	if rater == "se" {
+		tr, err := raters.ExplainSE(ctx, g)
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			return p, err
 		}
-		cut = true
+		for _, st := range tr.Steps {
+			p.names = append(p.names, st.Technique)
+			p.difficulties = append(p.difficulties, st.Difficulty)
+			p.steps = append(p.steps, st.Step)
+		}
+		p.cut, p.stalled = err != nil, tr.Beyond
+		p.solved = !p.cut && !p.stalled
+		return p, nil
 	}
-	if c.traces == nil || len(c.traces) >= traceCacheSize {
-		c.traces = map[int64]cachedTrace{}
+	tr, err := raters.SolveLogically(ctx, g)
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return p, err
 	}
-	c.traces[id] = cachedTrace{g.String(), tr, cut}
-	return tr, cut, nil
+	for _, st := range tr.Steps {
+		p.names = append(p.names, st.Technique.String())
+		p.difficulties = append(p.difficulties, math.NaN())
+	}
+	p.steps = tr.Steps
+	p.solved, p.cut, p.wrong = tr.Solved, err != nil, tr.Contradiction
+	p.stalled = !p.solved && !p.cut && !p.wrong
+	return p, nil
+}
+
+// pathCache keeps the last few paths found: stepping through a path asks
+// for the same one again and again. A path is found once, in the
+// background of the requests that want it, within Options.PathTimeout; a request
+// that goes away leaves it to finish for the next.
+type pathCache struct {
+	mu    sync.Mutex
+	paths map[pathKey]*cachedPath
+}
+
+type pathKey struct {
+	id    int64
+	rater string
+}
+
+type cachedPath struct {
+	grid  string
+	ready chan struct{}
+	path  solvedPath
+	err   error
+}
+
+const pathCacheSize = 16
+
+func (c *pathCache) get(ctx context.Context, id int64, rater string, g sudokulab.Grid, timeout time.Duration) (solvedPath, error) {
+	k := pathKey{id, rater}
+	c.mu.Lock()
+	e, ok := c.paths[k]
+	if !ok || e.grid != g.String() {
+		if len(c.paths) >= pathCacheSize {
+			for k, e := range c.paths {
+				select {
+				case <-e.ready:
+					delete(c.paths, k)
+				default: // still being found: its requests wait for it
+				}
+			}
+		}
+		if c.paths == nil {
+			c.paths = map[pathKey]*cachedPath{}
+		}
+		e = &cachedPath{grid: g.String(), ready: make(chan struct{})}
+		c.paths[k] = e
+		go func() {
+			defer close(e.ready)
+			e.path, e.err = findPath(context.WithoutCancel(ctx), rater, g, timeout)
+		}()
+	}
+	c.mu.Unlock()
+	select {
+	case <-e.ready:
+		return e.path, e.err
+	case <-ctx.Done():
+		return solvedPath{}, ctx.Err()
+	}
 }
 
 func (s *Server) path(r *http.Request) (view, error) {
@@ -99,17 +178,36 @@ func (s *Server) path(r *http.Request) (view, error) {
 		return view{}, err
 	}
 	id := p.ID
-	tr, cut, err := s.traces.get(ctx, id, p.Givens)
+	q := r.URL.Query()
+	rater := q.Get("rater")
+	if rater == "" {
+		rater = "human"
+	}
+	name, ok := pathRaters[rater]
+	if !ok {
+		return view{}, sudokulab.Errorf(sudokulab.EINVALID, "rater %q: want human or se", rater)
+	}
+	sp, err := s.paths.get(ctx, id, rater, p.Givens, s.o.PathTimeout)
 	if err != nil {
 		return view{}, err
 	}
-	d := pathData{ID: id, Solved: tr.Solved, CutShort: cut, Contradiction: tr.Contradiction,
-		Stalled: !tr.Solved && !cut && !tr.Contradiction, Steps: []pathStep{}}
+	d := pathData{ID: id, Rater: rater, Name: name, Solved: sp.solved, CutShort: sp.cut, Contradiction: sp.wrong,
+		Stalled: sp.stalled, Timeout: s.o.PathTimeout.String(), Steps: []pathStep{}}
 	geo := p.Givens.Geometry()
-	base := fmt.Sprintf("/puzzles/%d/path", id)
-	for i, st := range tr.Steps {
-		ps := pathStep{N: i + 1, Technique: st.Technique.String(), URL: base + "?step=" + strconv.Itoa(i+1),
+	base := fmt.Sprintf("/puzzles/%d/path?", id)
+	stepURL := func(k int) string {
+		v := url.Values{"step": {strconv.Itoa(k)}}
+		if rater != "human" {
+			v.Set("rater", rater)
+		}
+		return base + v.Encode()
+	}
+	for i, st := range sp.steps {
+		ps := pathStep{N: i + 1, Technique: sp.names[i], Difficulty: finite(sp.difficulties[i]), URL: stepURL(i + 1),
 			Placements: []string{}, Eliminations: []string{}}
+		if ps.Difficulty != nil {
+			ps.Rating = strconv.FormatFloat(*ps.Difficulty, 'f', 1, 64) // as SE writes it
+		}
 		for _, c := range st.Placements {
 			ps.Placements = append(ps.Placements, fmt.Sprintf("%s=%c", geo.CellName(c.Cell), sudokulab.Symbols[c.Digit-1]))
 		}
@@ -118,32 +216,42 @@ func (s *Server) path(r *http.Request) (view, error) {
 		}
 		d.Steps = append(d.Steps, ps)
 	}
-	if v := r.URL.Query().Get("step"); v != "" {
-		if d.Step, err = strconv.Atoi(v); err != nil || d.Step < 0 || d.Step > len(tr.Steps) {
-			return view{}, sudokulab.Errorf(sudokulab.EINVALID, "step %q: want 0 to %d", v, len(tr.Steps))
+	if v := q.Get("step"); v != "" {
+		if d.Step, err = strconv.Atoi(v); err != nil || d.Step < 0 || d.Step > len(sp.steps) {
+			return view{}, sudokulab.Errorf(sudokulab.EINVALID, "step %q: want 0 to %d", v, len(sp.steps))
 		}
-	} else if len(tr.Steps) > 0 {
+	} else if len(sp.steps) > 0 {
 		d.Step = 1
 	}
 	// The position before the step drawn.
 	pos := raters.NewPosition(p.Givens)
-	for _, st := range tr.Steps[:max(d.Step-1, 0)] {
+	for _, st := range sp.steps[:max(d.Step-1, 0)] {
 		pos.Apply(st)
 	}
 	var cur raters.Step
 	if d.Step > 0 {
-		cur = tr.Steps[d.Step-1]
+		cur = sp.steps[d.Step-1]
 		d.Current = &d.Steps[d.Step-1]
 	}
 	d.GridSVG = candidatesSVG(pos, p.Givens, cur, fmt.Sprintf("puzzle %d before step %d", id, d.Step))
 	if d.Step > 0 {
-		d.PrevURL = base + "?step=" + strconv.Itoa(d.Step-1)
+		d.PrevURL = stepURL(d.Step - 1)
 	}
-	if d.Step < len(tr.Steps) {
-		d.NextURL = base + "?step=" + strconv.Itoa(d.Step+1)
+	if d.Step < len(sp.steps) {
+		d.NextURL = stepURL(d.Step + 1)
+	}
+	switch {
+	case rater == "se":
+		d.OtherURL, d.OtherName = base[:len(base)-1], pathNames["human"]
+	case explainable(p.Givens):
+		d.OtherURL, d.OtherName = base+"rater=se", pathNames["se"]
 	}
 	return view{Template: "path", Title: fmt.Sprintf("Puzzle %d, solution path", id), Data: d}, nil
 }
+
+// explainable says whether Sudoku Explainer explains g: a 9x9 grid with
+// 3x3 boxes.
+func explainable(g sudokulab.Grid) bool { return g.N() == 9 && g.Shape.BoxRows == 3 }
 
 // candidatesSVG draws a position: the placed digits (givens shaded), and
 // in each empty cell its candidates, laid out as the box is (box rows x

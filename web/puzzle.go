@@ -32,8 +32,12 @@ type puzzleData struct {
 	SolutionSVG   template.HTML      `json:"-"`
 	// SEPath is the se rating's solution path: a step per line, its
 	// rating and technique, as Sudoku Explainer lists it.
-	SEPath    []string             `json:"-"`
-	Conflicts []sudokulab.Conflict `json:"conflicts,omitempty"`
+	SEPath []string `json:"-"`
+	// Explainable says Sudoku Explainer's path can be drawn (a 9x9
+	// puzzle); PathTimeout bounds the finding of a path.
+	Explainable bool                 `json:"-"`
+	PathTimeout string               `json:"-"`
+	Conflicts   []sudokulab.Conflict `json:"conflicts,omitempty"`
 }
 
 // pathID reads the numeric id of the path's {id}.
@@ -67,7 +71,7 @@ func (s *Server) puzzle(r *http.Request) (view, error) {
 	id := p.ID
 	d := puzzleData{ID: p.ID, Shape: p.Givens.Shape.String(), Size: p.Givens.N(), Givens: p.Givens.Givens(),
 		Grid: p.Givens.String(), SolutionCount: p.SolutionCount, CountStatus: p.CountStatus, SymmetryForm: p.SymmetryForm,
-		Conflicts: p.Givens.Conflicts(), Count: countText(p)}
+		Conflicts: p.Givens.Conflicts(), Count: countText(p), Explainable: explainable(p.Givens), PathTimeout: s.o.PathTimeout.String()}
 	d.GridSVG = gridSVG(p.Givens, p.Givens, d.Conflicts, "puzzle "+strconv.FormatInt(id, 10))
 	if p.Solution.Cells != nil {
 		d.Solution = p.Solution.String()

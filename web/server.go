@@ -53,6 +53,10 @@ type Options struct {
 	// every row of the filter (seconds for a million): past the limit the
 	// page says to filter first or sort by another column.
 	PageTimeout time.Duration
+	// PathTimeout bounds the finding of a solution path for the path
+	// page; 0 means DefaultPathTimeout. A path cut short shows the steps
+	// found, and says so.
+	PathTimeout time.Duration
 	// FacetsLag is how long the puzzle table's facet counts may lag
 	// behind a database that changes; 0 means DefaultFacetsLag, a
 	// negative value none (they are counted again after every change).
@@ -76,12 +80,14 @@ type Options struct {
 }
 
 // DefaultConsoleTimeout is the time limit of a console statement when
-// Options leave it zero, Datasette's default. DefaultFacetsLag and
-// DefaultPageTimeout are Options.FacetsLag's and PageTimeout's.
+// Options leave it zero, Datasette's default. DefaultFacetsLag,
+// DefaultPageTimeout and DefaultPathTimeout are Options.FacetsLag's,
+// PageTimeout's and PathTimeout's.
 const (
 	DefaultConsoleTimeout = time.Second
 	DefaultFacetsLag      = 5 * time.Second
 	DefaultPageTimeout    = 5 * time.Second
+	DefaultPathTimeout    = 10 * time.Second
 )
 
 // consoleMaxRows bounds the rows the console reads of a result.
@@ -96,7 +102,7 @@ type Server struct {
 	queries []queries.Query
 	mux     *http.ServeMux
 	cubes   cubeCache
-	traces  traceCache
+	paths   pathCache
 	// cur is nil on a server that only reads.
 	cur *curation
 }
@@ -109,6 +115,9 @@ func New(ctx context.Context, d *db.DB, o Options) (*Server, error) {
 	}
 	if o.PageTimeout <= 0 {
 		o.PageTimeout = DefaultPageTimeout
+	}
+	if o.PathTimeout <= 0 {
+		o.PathTimeout = DefaultPathTimeout
 	}
 	if o.FacetsLag == 0 {
 		o.FacetsLag = DefaultFacetsLag

@@ -699,62 +699,6 @@ func TestNotFoundAndHeaders(t *testing.T) {
 	}
 }
 
-func TestSolutionPath(t *testing.T) {
-	l := newLab(t)
-	var p struct {
-		Steps []struct {
-			N            int      `json:"n"`
-			Technique    string   `json:"technique"`
-			Placements   []string `json:"placements"`
-			Eliminations []string `json:"eliminations"`
-			URL          string   `json:"url"`
-		} `json:"steps"`
-		Solved bool `json:"solved"`
-	}
-	var puzzle struct {
-		Grid, Solution string
-	}
-	// Puzzle 10 (sato-no106) needs eliminations.
-	l.getJSON(t, "/puzzles/10/path.json", &p)
-	l.getJSON(t, "/puzzles/10.json", &puzzle)
-	if !p.Solved || len(p.Steps) == 0 {
-		t.Fatalf("solved %v with %d steps", p.Solved, len(p.Steps))
-	}
-	// The placements, in order, fill the givens to the solution.
-	grid := []byte(puzzle.Grid)
-	elim := 0
-	for _, s := range p.Steps {
-		for _, pl := range s.Placements {
-			var r, c int
-			var d byte
-			if _, err := fmt.Sscanf(pl, "r%dc%d=%c", &r, &c, &d); err != nil {
-				t.Fatalf("placement %q: %v", pl, err)
-			}
-			grid[(r-1)*9+c-1] = d
-		}
-		elim += len(s.Eliminations)
-	}
-	if string(grid) != puzzle.Solution {
-		t.Errorf("the path's placements give\n%s, want\n%s", grid, puzzle.Solution)
-	}
-	// A step that eliminates is drawn with its candidates struck out.
-	for _, s := range p.Steps {
-		if len(s.Eliminations) > 0 {
-			page := l.getHTML(t, s.URL)
-			if n := strings.Count(page, `class="cand elim"`); n != len(s.Eliminations) {
-				t.Errorf("step %d (%s): %d candidates drawn eliminated, want %d", s.N, s.Technique, n, len(s.Eliminations))
-			}
-			break
-		}
-	}
-	if elim == 0 {
-		t.Error("no step of the path eliminates a candidate: the drawing of eliminations is not tested")
-	}
-	if code, _, _ := l.get(t, fmt.Sprintf("/puzzles/10/path.json?step=%d", len(p.Steps)+1)); code != http.StatusBadRequest {
-		t.Errorf("a step past the end: %d, want 400", code)
-	}
-}
-
 func TestLoadingImportLeftOut(t *testing.T) {
 	onEngines(t, func(t *testing.T, l *lab) {
 		type counts struct {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"sync"
 )
 
@@ -17,8 +18,16 @@ type Step struct {
 	// Cell (0-80, row-major) and Value are the placement the step makes;
 	// Cell is -1 for a step that only removes candidates.
 	Cell, Value int
-	// Removed counts the candidates the step removes.
-	Removed int
+	// Removed counts the candidates the step removes, and Eliminations
+	// lists them (a placement's removals from its peers left out, as SE
+	// shows a hint).
+	Removed      int
+	Eliminations []Candidate
+}
+
+// Candidate is one candidate: Value (1-9) in Cell (0-80, row-major).
+type Candidate struct {
+	Cell, Value int
 }
 
 // Result is a puzzle's Sudoku Explainer rating.
@@ -161,8 +170,13 @@ func Rate(ctx context.Context, values [81]int) (Result, error) {
 			er, erName = found.diff, found.name
 		}
 		removed := 0
+		var elims []Candidate
 		for _, e := range found.elims {
-			removed += count(g.cand[e.cell] & e.mask)
+			m := g.cand[e.cell] & e.mask
+			removed += count(m)
+			for ; m != 0; m &= m - 1 {
+				elims = append(elims, Candidate{e.cell, bits.TrailingZeros16(m)})
+			}
 		}
 		if removed == 0 && found.cell < 0 {
 			// A step that changes nothing would repeat for ever (serate
@@ -170,7 +184,8 @@ func Rate(ctx context.Context, values [81]int) (Result, error) {
 			er, erName = 20.0, "Beyond solver"
 			break
 		}
-		res.Steps = append(res.Steps, Step{Technique: found.name, Difficulty: found.diff, Cell: found.cell, Value: found.value, Removed: removed})
+		res.Steps = append(res.Steps, Step{Technique: found.name, Difficulty: found.diff, Cell: found.cell, Value: found.value,
+			Removed: removed, Eliminations: elims})
 		found.apply(&g)
 		if pearl == 0 {
 			if diamond == 0 {
