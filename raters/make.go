@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -41,6 +42,48 @@ func (r *Registry) Make(ctx context.Context, name string, opts map[string]map[st
 		out = append(out, rt)
 	}
 	return out, nil
+}
+
+// RefuseDBRaters returns an EINVALID error when rater, or a rater one
+// of the KEY=VALUE settings kvs names (RATER.KEY=VALUE), reads the
+// database (Info.NeedsDB): rate FILE... rates without one.
+func (r *Registry) RefuseDBRaters(rater string, kvs []string) error {
+	for _, n := range r.Names() {
+		if !r.infos[n].NeedsDB {
+			continue
+		}
+		named := rater == n
+		for _, kv := range kvs {
+			named = named || strings.HasPrefix(kv, n+".")
+		}
+		if named {
+			return sudokulab.Errorf(sudokulab.EINVALID, "rater %s reads the database, so it cannot rate files; import them and rate --collection", n)
+		}
+	}
+	return nil
+}
+
+// TimeLimitsText lists the raters' own time limits, "name limit" joined
+// by commas, the limits without zero units (5m, not 5m0s): for rate's
+// help.
+func (r *Registry) TimeLimitsText() string {
+	var parts []string
+	for _, n := range r.Names() {
+		parts = append(parts, fmt.Sprintf("%s %s", n, shortDuration(r.infos[n].TimeLimit())))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// shortDuration writes d without zero units: 5m, not 5m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // ParseOptions splits KEY=VALUE settings (sudokulab rate's --option) by

@@ -46,35 +46,7 @@ type rateOptions struct {
 // them when given (0: none), else each rater's own default
 // (raters.Info.TimeLimit).
 func (o *rateOptions) limits(cmd *cobra.Command, reg *raters.Registry, rs []raters.Rater) (ratepool.Limits, error) {
-	if o.timeout < 0 {
-		return nil, sudokulab.Errorf(sudokulab.EINVALID, "--timeout %s: want a duration of 0 (no limit) or more", o.timeout)
-	}
-	if cmd.Flags().Changed("timeout") {
-		return ratepool.SameLimits(rs, o.timeout), nil
-	}
-	return ratepool.DefaultLimits(reg, rs)
-}
-
-// timeoutHelp lists the raters' default time limits for rate's help.
-func timeoutHelp(reg *raters.Registry) string {
-	var parts []string
-	for _, n := range reg.Names() {
-		in, _ := reg.Lookup(n)
-		parts = append(parts, fmt.Sprintf("%s %s", n, shortDuration(in.TimeLimit())))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// shortDuration writes d without zero units: 5m, not 5m0s.
-func shortDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
+	return ratepool.TimeLimits(reg, rs, o.timeout, cmd.Flags().Changed("timeout"))
 }
 
 func newRateCmd(opts *options) *cobra.Command {
@@ -116,7 +88,7 @@ again.
 hardest puzzles it is meant for (se's take 5 to 40 s of CPU each, more on a
 loaded machine):
 
-  ` + timeoutHelp(reg) + `
+  ` + reg.TimeLimitsText() + `
 
 A rating cut short by it is not stored: rate counts it in the column
 cut_short and names the puzzles on standard error. Rate again with a longer
@@ -157,7 +129,7 @@ cut_short and names the puzzles on standard error. Rate again with a longer
 	cmd.Flags().IntVar(&o.jobs, "jobs", 0, "goroutines rating in parallel (0: one per CPU)")
 	cmd.Flags().StringArrayVar(&o.opts, "option", nil, "rater option KEY=VALUE (RATER.KEY=VALUE with --rater all); repeatable")
 	cmd.Flags().BoolVar(&o.force, "force", false, "rate again puzzles already rated by the same rater version and options")
-	cmd.Flags().DurationVar(&o.timeout, "timeout", 0, "time limit of one rater on one puzzle; a rating cut short is not stored (0: no limit; default: each rater's own, "+timeoutHelp(reg)+")")
+	cmd.Flags().DurationVar(&o.timeout, "timeout", 0, "time limit of one rater on one puzzle; a rating cut short is not stored (0: no limit; default: each rater's own, "+reg.TimeLimitsText()+")")
 	return cmd
 }
 
@@ -177,8 +149,8 @@ func makeRaters(ctx context.Context, d *db.DB, reg *raters.Registry, rater strin
 }
 
 func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
-	if o.timeout < 0 {
-		return sudokulab.Errorf(sudokulab.EINVALID, "--timeout %s: want a duration of 0 (no limit) or more", o.timeout)
+	if err := ratepool.CheckTimeout(o.timeout); err != nil {
+		return err
 	}
 	d, err := o.open(ctx)
 	if err != nil {
@@ -220,14 +192,6 @@ func runRate(ctx context.Context, cmd *cobra.Command, o *rateOptions) error {
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d ratings cut short by --timeout %s, not stored (puzzles %s); rate again with a longer --timeout, or --timeout 0 for none, to finish them\n",
 			r.Name(), s.CutShort, limits[r.Name()], s.CutShortPuzzles())
 	}
-	rows := make([][]any, 0, len(rs))
-	for _, r := range rs {
-		s := res.ByRater[r.Name()]
-		var mean any
-		if m, ok := s.Mean(); ok {
-			mean = m
-		}
-		rows = append(rows, []any{r.Name(), r.Version(), r.Options(), s.Rated, s.Skipped, s.CutShort, mean, s.Labels})
-	}
-	return writeRows(cmd.OutOrStdout(), o.format, []string{"rater", "version", "options", "puzzles", "skipped", "cut_short", "mean_value", "labels"}, rows)
+	t := res.Table(rs)
+	return writeRows(cmd.OutOrStdout(), o.format, t.Columns, t.Rows)
 }

@@ -31,18 +31,8 @@ func runRateFiles(ctx context.Context, cmd *cobra.Command, o *rateOptions, files
 		}
 	}
 	reg := raters.Default()
-	for _, n := range reg.Names() {
-		in, _ := reg.Lookup(n)
-		if !in.NeedsDB {
-			continue
-		}
-		named := o.rater == n
-		for _, kv := range o.opts {
-			named = named || strings.HasPrefix(kv, n+".")
-		}
-		if named {
-			return sudokulab.Errorf(sudokulab.EINVALID, "rater %s reads the database, so it cannot rate files; import them and rate --collection", n)
-		}
+	if err := reg.RefuseDBRaters(o.rater, o.opts); err != nil {
+		return err
 	}
 	rs, err := makeRaters(ctx, nil, reg, o.rater, o.opts)
 	if err != nil {

@@ -48,6 +48,27 @@ func DefaultLimits(reg *raters.Registry, rs []raters.Rater) (Limits, error) {
 	return out, nil
 }
 
+// TimeLimits returns the limits of rate's --timeout: timeout for each of
+// rs when given (0: none), else each rater's own (DefaultLimits). A
+// negative timeout is an EINVALID error (CheckTimeout).
+func TimeLimits(reg *raters.Registry, rs []raters.Rater, timeout time.Duration, given bool) (Limits, error) {
+	if err := CheckTimeout(timeout); err != nil {
+		return nil, err
+	}
+	if given {
+		return SameLimits(rs, timeout), nil
+	}
+	return DefaultLimits(reg, rs)
+}
+
+// CheckTimeout refuses a negative time limit, in the words of --timeout.
+func CheckTimeout(timeout time.Duration) error {
+	if timeout < 0 {
+		return sudokulab.Errorf(sudokulab.EINVALID, "--timeout %s: want a duration of 0 (no limit) or more", timeout)
+	}
+	return nil
+}
+
 // SameLimits returns the limit d (0: none) for each of rs.
 func SameLimits(rs []raters.Rater, d time.Duration) Limits {
 	out := Limits{}

@@ -186,6 +186,22 @@ func (s *Summary) Mean() (float64, bool) {
 	return s.Sum / float64(s.Valued), true
 }
 
+// Table is what rate prints of res: a row per rater of rs, with its
+// name, version and options, the puzzles it rated, skipped and cut short,
+// the mean of its values (NULL without one) and its labels.
+func (res *Result) Table(rs []raters.Rater) db.Table {
+	rows := make([][]any, 0, len(rs))
+	for _, r := range rs {
+		s := res.ByRater[r.Name()]
+		var mean any
+		if m, ok := s.Mean(); ok {
+			mean = m
+		}
+		rows = append(rows, []any{r.Name(), r.Version(), r.Options(), s.Rated, s.Skipped, s.CutShort, mean, s.Labels})
+	}
+	return db.Table{Columns: []string{"rater", "version", "options", "puzzles", "skipped", "cut_short", "mean_value", "labels"}, Rows: rows}
+}
+
 // CutShortPuzzles names the puzzles whose rating was cut short: the ids
 // of the first CutShortShown, then how many more ("4, 9 and 2 more").
 func (s *Summary) CutShortPuzzles() string {
