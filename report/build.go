@@ -120,7 +120,7 @@ func Build(ctx context.Context, d *db.DB, o Options) (*Report, error) {
 	}
 	b := &builder{ctx: ctx, d: d, o: o, rng: rand.New(rand.NewPCG(o.Seed, 0x7e9047)),
 		rep: &Report{Level: o.Level, Resamples: o.Resamples}}
-	steps := []func() error{b.experiment, b.loadRuns, b.summary, b.ranking, b.configTable, b.groupTable, b.comparisons, b.settings, b.provenance}
+	steps := []func() error{b.experiment, b.loadRuns, b.summary, b.ranking, b.configTable, b.groupTable, b.comparisons, b.settings, b.provenance, b.tunings}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err

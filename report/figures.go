@@ -30,8 +30,10 @@ type figure struct {
 // whose axes are chosen as plot chooses them without --x: in the solvers'
 // effort when they count it in one unit (rep.Unit), else in time, as
 // compare decides. A picture that cannot be drawn (no trajectory points,
-// say) says why on the page instead.
+// say) says why on the page instead. It also draws the race of each of
+// rep's tunings into its Figure.
 func DrawFigures(ctx context.Context, d *db.DB, rep *Report, experiment string, level float64) []Figure {
+	drawRaces(rep)
 	top := fmt.Sprintf("With more than %d configurations, the %d best by success rate are drawn, as the picture says.", plots.MaxSeries, plots.MaxSeries)
 	opts := plots.Options{Top: plots.MaxSeries, Resamples: 1000, Level: level}
 	figs := []figure{

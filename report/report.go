@@ -37,6 +37,9 @@ type Report struct {
 	// Ranking, when the experiment holds more than two configurations,
 	// opens the page; nil otherwise.
 	Ranking *Ranking
+	// Tunings are the tunings raced in the experiment (sudokulab tune
+	// --experiment NAME), shown first; none for another experiment.
+	Tunings []Tuning
 	// Unit names the effort unit of the ERT columns when every
 	// configuration counts in the same one ("evaluations", "nodes"), else
 	// it is empty and each row says its own.

@@ -34,6 +34,10 @@ func newReportCmd(opts *options) *cobra.Command {
 offline (style and pictures inline, no script, no link to anything outside):
 
   - the experiment: its description, configurations, puzzles, runs, dates;
+  - for the experiment of a tuning (tune --experiment NAME): the tuning,
+    its races, the race as a picture, its elites' parameter values beside
+    the first candidate's, and the best elite against the first candidate
+    on the test set (experiment NAME-test);
   - per configuration, best first: success rate with its Wilson interval,
     expected running time (ERT) in the solver's effort and in seconds with
     percentile bootstrap intervals (resampled within each puzzle), medians
