@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -148,4 +150,61 @@ func suiteTags(t *testing.T, d *db.DB) {
 	if err != nil || len(ps) != 3 || ps[0].ID != ids[30] || ps[1].ID != ids[20] || ps[2].ID != ids[25] || ps[0].Givens.Givens() != 30 {
 		t.Fatalf("PuzzlesByID = %v, %v", ps, err)
 	}
+}
+
+// BenchmarkCuration measures, on SQLite, what a curation form of serve
+// --write costs at the web's bound (web.DefaultMaxSelection, 100,000
+// rows): reading the selection (a read transaction, no lock held) and
+// the write transaction of a freeze and of a tag, the time other writers
+// may wait. Each is reported in ms per operation:
+//
+//	go test ./db -run '^$' -bench Curation -benchtime 3x
+func BenchmarkCuration(b *testing.B) {
+	const n = 100_000
+	ctx := context.Background()
+	d := openTemp(b)
+	if _, err := d.ExecContext(ctx, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < `+strconv.Itoa(n)+`)
+		INSERT INTO puzzles (grid, size, box_rows, box_cols, givens) SELECT replace(printf('%081d', i), '0', '.'), 9, 3, 3, 17 + i % 20 FROM n`); err != nil {
+		b.Fatal(err)
+	}
+	q := db.CatalogQuery{Sort: "givens", Desc: true}
+	var sel []db.FrozenMember
+	var read, freeze, tag time.Duration
+	for i := 0; b.Loop(); i++ {
+		start := time.Now()
+		err := d.Snapshot(ctx, func(tx *sqlx.Tx) error {
+			cat, err := db.NewCatalog(ctx, tx)
+			if err != nil {
+				return err
+			}
+			sel, err = cat.Selection(ctx, q, n)
+			return err
+		})
+		if err != nil || len(sel) != n {
+			b.Fatalf("selection: %d, %v", len(sel), err)
+		}
+		read += time.Since(start)
+		start = time.Now()
+		if _, err := d.FreezeSelection(ctx, fmt.Sprintf("bench-%d", i), "", sel); err != nil {
+			b.Fatal(err)
+		}
+		freeze += time.Since(start)
+		ids := make([]int64, len(sel))
+		for k, m := range sel {
+			ids[k] = m.PuzzleID
+		}
+		start = time.Now()
+		if _, err := d.Tag(ctx, fmt.Sprintf("bench-%d", i), ids); err != nil {
+			b.Fatal(err)
+		}
+		tag += time.Since(start)
+		// Gone again, so that the next selection has the same rows.
+		if _, err := d.RemoveCollection(ctx, fmt.Sprintf("bench-%d", i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
+	b.ReportMetric(ms(read), "select-ms")
+	b.ReportMetric(ms(freeze), "freeze-ms")
+	b.ReportMetric(ms(tag), "tag-ms")
 }
