@@ -273,8 +273,17 @@ func candidatesSVG(pos *raters.Position, givens sudokulab.Grid, step raters.Step
 		elim[key{c.Cell, c.Digit}], touched[c.Cell] = true, true
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="grid path" xmlns="http://www.w3.org/2000/svg" viewBox="-2 -2 %d %d" role="img" aria-label="%s">`,
-		side+4, side+4, template.HTMLEscapeString(label))
+	// A candidate of a 16x16 or 25x25 grid is too small to read at the
+	// width of a 9x9: those are drawn larger (grid.css).
+	class := "grid path"
+	switch {
+	case n > 16:
+		class += " huge"
+	case n > 9:
+		class += " large"
+	}
+	fmt.Fprintf(&b, `<svg class="%s" xmlns="http://www.w3.org/2000/svg" viewBox="-2 -2 %d %d" role="img" aria-label="%s">`,
+		class, side+4, side+4, template.HTMLEscapeString(label))
 	for i := range givens.Cells {
 		x, y := i%n*cell, i/n*cell
 		class := "cell"

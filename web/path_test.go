@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/generator"
 	"sudokulab/web"
 )
 
@@ -156,5 +158,27 @@ func TestPathCutShort(t *testing.T) {
 		if err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(string(page), "cut short after 1ns") {
 			t.Errorf("%s path within 1ns: %d, the page does not say it was cut short", rater, resp.StatusCode)
 		}
+	}
+}
+
+// TestLargePathDrawnLarger: the path of a 16x16 puzzle is drawn with the
+// class that gives it the width to read its candidates.
+func TestLargePathDrawnLarger(t *testing.T) {
+	l := newLab(t)
+	rng := sudokulab.NewRand(1)
+	g := generator.RandomSolution(sudokulab.Shape{BoxRows: 4, BoxCols: 4}, rng)
+	for i := range g.Cells {
+		if rng.IntN(10) < 3 {
+			g.Cells[i] = 0
+		}
+	}
+	l.exec(t, `INSERT INTO puzzles (grid, size, box_rows, box_cols, givens) VALUES (?, 16, 4, 4, ?)`, g.String(), g.Givens())
+	id := l.count(t, `SELECT MAX(id) FROM puzzles`)
+	page := l.getHTML(t, fmt.Sprintf("/puzzles/%d/path", id))
+	if !strings.Contains(page, `<svg class="grid path large"`) {
+		t.Error("the path of a 16x16 puzzle is not drawn large")
+	}
+	if page := l.getHTML(t, "/puzzles/10/path"); !strings.Contains(page, `<svg class="grid path"`) {
+		t.Error("the path of a 9x9 puzzle is not drawn at its width")
 	}
 }
