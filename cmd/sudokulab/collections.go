@@ -23,17 +23,7 @@ func newCollectionsListCmd(opts *options) *cobra.Command {
 		Short: "List the collections with their numbers of puzzles, and whether collections add froze them",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			d, err := opts.openRead(ctx)
-			if err != nil {
-				return err
-			}
-			defer d.Close()
-			t, err := db.CollectionListTable(ctx, d)
-			if err != nil {
-				return err
-			}
-			return writeRows(cmd.OutOrStdout(), opts.format, t.Columns, t.Rows)
+			return opts.printReport(cmd, db.CollectionListTable)
 		},
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/spf13/cobra"
 
@@ -90,11 +89,8 @@ func runCompare(ctx context.Context, cmd *cobra.Command, o *compareOptions) erro
 	if err != nil {
 		return err
 	}
-	if o.resamples < 1 || o.resamples > 1_000_000 {
-		return sudokulab.Errorf(sudokulab.EINVALID, "--resamples %d: want 1 to 1000000", o.resamples)
-	}
-	if !(o.level > 0 && o.level < 1) || math.IsNaN(o.level) {
-		return sudokulab.Errorf(sudokulab.EINVALID, "--level %v: want a number between 0 and 1, such as 0.95", o.level)
+	if err := compare.CheckBootstrap(o.resamples, o.level); err != nil {
+		return err
 	}
 	d, err := o.openRead(ctx)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/internal/progress"
 	"sudokulab/symmetry"
@@ -51,7 +50,7 @@ func runDedupe(ctx context.Context, cmd *cobra.Command, o *dedupeOptions) error 
 	}
 	if len(missing) > 0 {
 		bar := progress.NewWork(cmd.ErrOrStderr(), "dedupe: symmetry forms", len(missing))
-		forms, err := symmetryForms(ctx, missing, bar)
+		forms, err := symmetry.Forms(ctx, missing, func() { bar.Add(1, "") })
 		bar.Finish()
 		if err != nil {
 			return err
@@ -77,22 +76,4 @@ func runDedupe(ctx context.Context, cmd *cobra.Command, o *dedupeOptions) error 
 		return nil
 	}
 	return writeRows(cmd.OutOrStdout(), o.format, t.Columns, t.Rows)
-}
-
-// symmetryForms returns the symmetry-canonical forms of 9x9 puzzles by id.
-func symmetryForms(ctx context.Context, ps []sudokulab.Puzzle, bar *progress.Work) (map[int64]string, error) {
-	var z symmetry.Canonicalizer
-	forms := make(map[int64]string, len(ps))
-	for _, p := range ps {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		f, err := z.Form(p.Givens)
-		if err != nil {
-			return nil, err
-		}
-		forms[p.ID] = f
-		bar.Add(1, "")
-	}
-	return forms, nil
 }

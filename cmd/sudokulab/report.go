@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"sudokulab"
+	"sudokulab/compare"
 	"sudokulab/report"
 	"sudokulab/runner"
 )
@@ -80,10 +80,9 @@ func runReport(ctx context.Context, cmd *cobra.Command, o *reportOptions) error 
 		return sudokulab.Errorf(sudokulab.EINVALID, "report needs --experiment NAME (sudokulab experiments list)")
 	case o.out == "":
 		return sudokulab.Errorf(sudokulab.EINVALID, "report needs -o FILE.html")
-	case o.resamples < 1 || o.resamples > 1_000_000:
-		return sudokulab.Errorf(sudokulab.EINVALID, "--resamples %d: want 1 to 1000000", o.resamples)
-	case !(o.level > 0 && o.level < 1) || math.IsNaN(o.level):
-		return sudokulab.Errorf(sudokulab.EINVALID, "--level %v: want a number between 0 and 1, such as 0.95", o.level)
+	}
+	if err := compare.CheckBootstrap(o.resamples, o.level); err != nil {
+		return err
 	}
 	d, err := o.openRead(ctx)
 	if err != nil {
