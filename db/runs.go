@@ -428,6 +428,13 @@ func scanConfig(rs rowScanner) (sudokulab.Config, error) {
 // name taken by other settings, is an ECONFLICT error naming the stored
 // configuration.
 func EnsureConfig(ctx context.Context, x sqlx.ExtContext, c *sudokulab.Config) (id int64, created bool, err error) {
+	return ensureConfig(ctx, x, c, false)
+}
+
+// ensureConfig is EnsureConfig; raced says the configuration's insert
+// found it stored by another since the lookup, so that a second such
+// insert is an error rather than a loop.
+func ensureConfig(ctx context.Context, x sqlx.ExtContext, c *sudokulab.Config, raced bool) (id int64, created bool, err error) {
 	if strings.TrimSpace(c.Name) == "" || strings.TrimSpace(c.Solver) == "" {
 		return 0, false, sudokulab.Errorf(sudokulab.EINVALID, "a configuration needs a name and a solver")
 	}
@@ -471,11 +478,19 @@ func EnsureConfig(ctx context.Context, x sqlx.ExtContext, c *sudokulab.Config) (
 		}
 	}
 	c.CreatedAt = stamp(c.CreatedAt)
+	// Another process may store the same configuration between the
+	// lookup and the insert (irace's target runners, two at a time, each
+	// a sudokulab run): the insert then adds nothing, and the lookup
+	// again finds what it stored.
 	err = x.QueryRowxContext(ctx, x.Rebind(`
 		INSERT INTO configs (name, solver, params, params_hash, description, preset, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT DO NOTHING
 		RETURNING id`),
 		c.Name, c.Solver, c.Params, c.ParamsHash, c.Description, boolInt(c.Preset), FormatTime(c.CreatedAt)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) && !raced {
+		return ensureConfig(ctx, x, c, true)
+	}
 	if err != nil {
 		return 0, false, dbError(err, "add configuration "+c.Name)
 	}
