@@ -114,7 +114,7 @@ func TestCurationInChromium(t *testing.T) {
 	if got := text("ul.tags a"); got != tag {
 		t.Errorf("%s lists the tag as %q", pp, got)
 	}
-	submit(`ul.tags form`, nil)
+	submit(`form[action$="/untag"]`, map[string]string{"tag": tag})
 	if at() != pp || l.count(t, `SELECT COUNT(*) FROM puzzle_tags WHERE puzzle_id = ?`, ids[0]) != 0 {
 		t.Errorf("after taking the tag off, at %s with %d tags", at(), l.count(t, `SELECT COUNT(*) FROM puzzle_tags WHERE puzzle_id = ?`, ids[0]))
 	}

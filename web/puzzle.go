@@ -25,6 +25,7 @@ type puzzleData struct {
 	Count         string             `json:"-"`
 	SymmetryForm  string             `json:"symmetry_form,omitempty"`
 	Collections   []db.Listing       `json:"collections"`
+	Tags          []db.PuzzleTag     `json:"tags"`
 	Ratings       []sudokulab.Rating `json:"ratings"`
 	Equivalents   []int64            `json:"symmetry_equivalents"`
 	Runs          table              `json:"runs"`
@@ -76,6 +77,9 @@ func (s *Server) puzzle(r *http.Request) (view, error) {
 	if p.Solution.Cells != nil {
 		d.Solution = p.Solution.String()
 		d.SolutionSVG = gridSVG(p.Solution, p.Givens, nil, "solution of puzzle "+strconv.FormatInt(id, 10))
+	}
+	if d.Tags, err = db.PuzzleTags(ctx, s.db, id); err != nil {
+		return view{}, err
 	}
 	if d.Collections, err = db.PuzzleListings(ctx, s.db, id); err != nil {
 		return view{}, err

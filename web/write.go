@@ -233,7 +233,7 @@ func (s *Server) untagPuzzle(r *http.Request) (string, error) {
 }
 
 // panel is what the layout shows below a page's content: the curation
-// forms of a server that writes, and a puzzle's tags.
+// forms of a server that writes.
 type panel struct {
 	// Writes is true on a server that writes; Token is then the CSRF
 	// token of the forms.
@@ -244,7 +244,7 @@ type panel struct {
 	Table     bool
 	Selection string
 	Raters    []string
-	// Puzzle is the puzzle of a puzzle page, with its tags.
+	// Puzzle is the puzzle of a puzzle page, with its tags (to take off).
 	Puzzle int64
 	Tags   []db.PuzzleTag
 	// Rate is the rate of a rate page that is running.
@@ -273,7 +273,7 @@ func (s *Server) panelOf(w http.ResponseWriter, r *http.Request, status int) *pa
 		p.Raters = append([]string{"all"}, s.cur.raters.Names()...)
 	case "GET /puzzles/{id}":
 		id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-		if err != nil {
+		if err != nil || !p.Writes {
 			return nil
 		}
 		p.Puzzle = id

@@ -311,8 +311,17 @@ func TestTags(t *testing.T) {
 		if code != http.StatusSeeOther || loc != pp {
 			t.Fatalf("tag puzzle %d: %d %q %s", other, code, loc, body)
 		}
-		if page, _ := l.page(t, pp); !strings.Contains(page, `href="/tags/keep"`) {
-			t.Errorf("%s does not list its tag", pp)
+		if page, _ := l.page(t, pp); !strings.Contains(page, `href="/tags/keep"`) || !strings.Contains(page, `<option>keep</option>`) {
+			t.Errorf("%s does not list its tag, or offer to take it off", pp)
+		}
+		var pj struct {
+			Tags []struct {
+				Tag string `json:"tag"`
+			} `json:"tags"`
+		}
+		l.getJSON(t, pp+".json", &pj)
+		if len(pj.Tags) != 1 || pj.Tags[0].Tag != "keep" {
+			t.Errorf("%s.json tags: %+v, want keep", pp, pj.Tags)
 		}
 		code, _, body = l.post(t, pp+"/untag", url.Values{"csrf": {tok}, "tag": {"keep"}})
 		if code != http.StatusSeeOther || l.count(t, `SELECT COUNT(*) FROM puzzle_tags WHERE tag = 'keep'`) != 0 {
