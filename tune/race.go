@@ -27,6 +27,23 @@ type Evaluator interface {
 	Evaluate(ctx context.Context, inst Instance, cands []*Candidate) ([]float64, error)
 }
 
+// Prefetcher is an Evaluator that can start runs before the race asks
+// for their costs. At its start a race tells it every run of its steps up
+// to the first test: those depend on no test, so a lab whose runs are
+// done by several workers can hand them all out at once instead of one
+// step at a time. Evaluate is then asked for each step's costs as
+// without it.
+type Prefetcher interface {
+	Prefetch(ctx context.Context, ahead []Ahead) error
+}
+
+// Ahead is the runs of one step that the race will ask for: its instance
+// and the candidates without a cost on it.
+type Ahead struct {
+	Instance   Instance
+	Candidates []*Candidate
+}
+
 // Recorder hears what the race does, to keep it. A nil Recorder in
 // Options hears nothing.
 type Recorder interface {
@@ -339,6 +356,9 @@ func (t *tuning) race(ctx context.Context, it int, cands, elites []*Candidate, b
 	for i := range alive {
 		alive[i] = true
 	}
+	if err := t.prefetch(ctx, cands, order, next); err != nil {
+		return nil, 0, err
+	}
 	used, quiet := 0, 0
 	for step := 1; ; step++ {
 		if step > len(order) {
@@ -435,6 +455,36 @@ func (t *tuning) race(ctx context.Context, it int, cands, elites []*Candidate, b
 		out[i] = live[j]
 	}
 	return out, used, nil
+}
+
+// prefetch tells a Prefetcher the runs of the race's steps up to its
+// first test: every candidate runs on each of their instances where it
+// has no cost yet, as no test drops one before, and the race reaches its
+// first test (Tune checks the budget allows it). The instances are drawn
+// in the order the steps would draw them, so the tuning stays the same.
+func (t *tuning) prefetch(ctx context.Context, cands []*Candidate, order []int, next int) error {
+	p, ok := t.ev.(Prefetcher)
+	if !ok || len(cands) < 2 {
+		return nil
+	}
+	var ahead []Ahead
+	for step := 1; step <= t.opts.FirstTest; step++ {
+		i := next + step - 1 - len(order)
+		if step <= len(order) {
+			i = order[step-1]
+		}
+		inst := t.instance(i)
+		a := Ahead{Instance: inst}
+		for _, c := range cands {
+			if _, ok := t.results[[2]int{c.ID, inst.Index}]; !ok {
+				a.Candidates = append(a.Candidates, c)
+			}
+		}
+		if len(a.Candidates) > 0 {
+			ahead = append(ahead, a)
+		}
+	}
+	return p.Prefetch(ctx, ahead)
 }
 
 func (t *tuning) liveOf(cands []*Candidate, alive []bool) []*Candidate {

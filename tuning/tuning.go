@@ -267,27 +267,36 @@ func (l *lab) config(ctx context.Context, c *tune.Candidate) (runner.Config, err
 	return rc, nil
 }
 
-// Evaluate runs the candidates on the instance through the work queue of
-// the tuning's experiment, and reads their costs from the stored runs.
-func (l *lab) Evaluate(ctx context.Context, inst tune.Instance, cands []*tune.Candidate) ([]float64, error) {
-	puzzle := l.train[inst.Item]
-	ids := make([]int64, len(cands))
-	var names []string
+// names returns the configurations of cands, stored if new: their names
+// (each once) and their ids (one per candidate).
+func (l *lab) names(ctx context.Context, cands []*tune.Candidate) (names []string, ids []int64, err error) {
+	ids = make([]int64, len(cands))
 	for i, c := range cands {
 		rc, err := l.config(ctx, c)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ids[i] = rc.ID
 		// By its current name: another racer on the same tuning that
 		// finished first has renamed the elites.
 		c, err := db.GetConfigByID(ctx, l.d, rc.ID)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !slices.Contains(names, c.Name) {
 			names = append(names, c.Name)
 		}
+	}
+	return names, ids, nil
+}
+
+// Evaluate runs the candidates on the instance through the work queue of
+// the tuning's experiment, and reads their costs from the stored runs.
+func (l *lab) Evaluate(ctx context.Context, inst tune.Instance, cands []*tune.Candidate) ([]float64, error) {
+	puzzle := l.train[inst.Item]
+	names, ids, err := l.names(ctx, cands)
+	if err != nil {
+		return nil, err
 	}
 	_, runErr := runner.Run(ctx, l.d, l.reg, runner.Spec{
 		Experiment: l.row.Name, PuzzleIDs: []int64{puzzle}, Configs: names,
@@ -307,6 +316,29 @@ func (l *lab) Evaluate(ctx context.Context, inst tune.Instance, cands []*tune.Ca
 		return nil, runErr
 	}
 	return l.costs(outcomes, ids)
+}
+
+// Prefetch puts the runs of a race's steps up to its first test into the
+// work queue of the tuning's experiment at once: the workers share them
+// all, instead of the few runs of one step at a time, while Evaluate
+// waits for the first step. Each step's runs are found recorded, or
+// queued, when Evaluate asks for them.
+func (l *lab) Prefetch(ctx context.Context, ahead []tune.Ahead) error {
+	for _, a := range ahead {
+		names, _, err := l.names(ctx, a.Candidates)
+		if err != nil {
+			return err
+		}
+		_, err = runner.Run(ctx, l.d, l.reg, runner.Spec{
+			Experiment: l.row.Name, PuzzleIDs: []int64{l.train[a.Instance.Item]}, Configs: names,
+			FirstSeed: a.Instance.Seed, Seeds: 1, Budget: l.spec.RunBudget, Timeout: l.spec.Timeout, Lease: l.spec.Lease,
+			EnqueueOnly: true,
+		}, runner.Options{})
+		if err != nil {
+			return fmt.Errorf("queue the runs up to the first test: %w", err)
+		}
+	}
+	return nil
 }
 
 // costs turns the runs of the configurations ids into costs by the
