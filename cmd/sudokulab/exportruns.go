@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -72,34 +71,19 @@ func runExportRuns(ctx context.Context, cmd *cobra.Command, o *exportRunsOptions
 	if o.output == "" {
 		return sudokulab.Errorf(sudokulab.EINVALID, "export-runs needs -o: a folder, or for csv a FILE.csv or -")
 	}
-	for _, p := range []string{o.where, o.runsWhere} {
-		if err := db.CheckPredicate(p); err != nil {
-			return err
-		}
+	sel := db.RunSelection{Experiment: o.experiment, Configs: o.configs, Where: o.where, RunsWhere: o.runsWhere}
+	if err := sel.Check(); err != nil {
+		return err
 	}
-	var out *runexport.Output
-	switch o.fileFormat {
-	case "iohprofiler":
-		if o.output == "-" {
-			return sudokulab.Errorf(sudokulab.EINVALID, "-o -: the iohprofiler format is a folder of files; name one")
-		}
-		if err := newOrEmptyDir(o.output); err != nil {
-			return err
-		}
-		out = runexport.NewIOHprofilerOutput(o.output)
-	case "csv":
-		out = runexport.NewCSVOutput(o.output, cmd.OutOrStdout())
-	case "":
-		return sudokulab.Errorf(sudokulab.EINVALID, "export-runs needs --format iohprofiler or --format csv")
-	default:
-		return sudokulab.Errorf(sudokulab.EINVALID, "--format %q: want iohprofiler or csv", o.fileFormat)
+	out, err := runexport.Open(o.fileFormat, o.output, cmd.OutOrStdout())
+	if err != nil {
+		return err
 	}
 	d, err := o.openRead(ctx)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	sel := db.RunSelection{Experiment: o.experiment, Configs: o.configs, Where: o.where, RunsWhere: o.runsWhere}
 	runs, _, err := db.ExportRuns(ctx, d, sel, out)
 	if err == nil && runs == 0 {
 		err = sudokulab.Errorf(sudokulab.ENOTFOUND, "export-runs: no runs match %s", o.describe())
@@ -112,16 +96,7 @@ func runExportRuns(ctx context.Context, cmd *cobra.Command, o *exportRunsOptions
 		}
 		return sudokulab.WrapError(sudokulab.EINVALID, err, "export-runs")
 	}
-	s := out.Summary()
-	msg := fmt.Sprintf("exported %d runs (%d trajectory points, %d rows) of %d configurations on %d puzzles to %s (%s)",
-		s.Runs, s.Points, s.Rows, out.Configs(), out.Puzzles(), out.Where, o.fileFormat)
-	if len(s.Files) > 0 {
-		msg += fmt.Sprintf(", %d files", len(s.Files))
-	}
-	if s.Skipped > 0 {
-		msg += fmt.Sprintf("; left out %d runs (%s)", s.Skipped, s.SkippedWhy)
-	}
-	fmt.Fprintln(cmd.ErrOrStderr(), msg)
+	fmt.Fprintln(cmd.ErrOrStderr(), out.Report(o.fileFormat))
 	return nil
 }
 
@@ -144,19 +119,4 @@ func (o *exportRunsOptions) describe() string {
 		return "(the database has none)"
 	}
 	return strings.Join(parts, " ")
-}
-
-// newOrEmptyDir returns an EINVALID error if dir exists and is not an
-// empty folder.
-func newOrEmptyDir(dir string) error {
-	entries, err := os.ReadDir(dir)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil
-	case err != nil:
-		return sudokulab.Errorf(sudokulab.EINVALID, "-o %s: %v", dir, err)
-	case len(entries) > 0:
-		return sudokulab.Errorf(sudokulab.EINVALID, "-o %s: the folder is not empty; name a new or empty one", dir)
-	}
-	return nil
 }
