@@ -68,18 +68,25 @@ type sortCol struct {
 	expr     string
 	nullable bool
 	kind     byte
+	// member marks a column of the memberships, NULL for the puzzles in
+	// no collection only.
+	member bool
 }
 
+// catalogSort are the sort columns. Each has an index that gives its
+// order (migration 00010 added those of label, position, created_at,
+// solution_count and count_status; a sort on collection reads the
+// collections by name, each one's memberships by puzzle).
 var catalogSort = map[string]sortCol{
-	"id":             {"p.id", false, 'i'},
-	"collection":     {"c.name", true, 's'},
-	"label":          {"cp.label", true, 's'},
-	"position":       {"cp.position", true, 'i'},
-	"givens":         {"p.givens", false, 'i'},
-	"size":           {"p.size", false, 'i'},
-	"solution_count": {"p.solution_count", true, 'i'},
-	"count_status":   {"p.count_status", true, 's'},
-	"created_at":     {"p.created_at", false, 's'},
+	"id":             {"p.id", false, 'i', false},
+	"collection":     {"c.name", true, 's', true},
+	"label":          {"cp.label", true, 's', true},
+	"position":       {"cp.position", true, 'i', true},
+	"givens":         {"p.givens", false, 'i', false},
+	"size":           {"p.size", false, 'i', false},
+	"solution_count": {"p.solution_count", true, 'i', false},
+	"count_status":   {"p.count_status", true, 's', false},
+	"created_at":     {"p.created_at", false, 's', false},
 }
 
 // CatalogQuery asks for one page of puzzle_catalog.
@@ -149,20 +156,28 @@ func NewCatalog(ctx context.Context, x sqlx.ExtContext) (*Catalog, error) {
 
 // from returns the FROM clause and WHERE condition (with its arguments)
 // that give the rows of puzzle_catalog under f, with joins added after
-// the tables (whose arguments come first).
-func (cat *Catalog) from(f CatalogFilter, joins string, joinArgs ...any) (string, []any, error) {
+// the tables (whose arguments come first). With members it gives only the
+// rows of a collection (members: the memberships, joined to their
+// puzzles, so that an index on collection_puzzles can give their order);
+// so does a filter on a collection.
+func (cat *Catalog) from(f CatalogFilter, members bool, joins string, joinArgs ...any) (string, []any, error) {
 	var from string
 	var conds []string
 	args := joinArgs
-	if f.Collection != "" && !f.NoCollection {
-		// The collection's memberships, through the index on
+	if members || f.Collection != "" && !f.NoCollection {
+		// The memberships, of one collection through the index on
 		// (collection_id, position).
 		from = "collections c JOIN collection_puzzles cp ON cp.collection_id = c.id JOIN puzzles p ON p.id = cp.puzzle_id"
-		conds = append(conds, "c.name = ?")
 		if cat.loading {
 			conds = append(conds, notLoading("cp.import_id"), notLoading("p.import_id"))
 		}
-		args = append(args, f.Collection)
+		switch {
+		case f.NoCollection:
+			conds = append(conds, "1 = 0") // the puzzles in none have no membership
+		case f.Collection != "":
+			conds = append(conds, "c.name = ?")
+			args = append(args, f.Collection)
+		}
 	} else {
 		on := ""
 		if cat.loading {
@@ -217,7 +232,7 @@ func sortOf(name string) (sortCol, string, error) {
 		name = "id"
 	}
 	if rater, ok := strings.CutPrefix(name, "rating:"); ok && rater != "" {
-		return sortCol{"rs.value", true, 'f'}, rater, nil
+		return sortCol{"rs.value", true, 'f', false}, rater, nil
 	}
 	c, ok := catalogSort[name]
 	if !ok {
@@ -317,7 +332,7 @@ func (cat *Catalog) page(ctx context.Context, q CatalogQuery, limit int) (Catalo
 	}
 	var rows []CatalogRow
 	if !col.nullable {
-		rows, err = cat.rows(ctx, q.Filter, col.expr, q.Desc, after, limit+1, "", nil, "")
+		rows, err = cat.rows(ctx, q.Filter, false, col.expr, q.Desc, after, limit+1, "", nil, "")
 	} else {
 		// The rows with a value first, in its order, then those without
 		// (NULL) by id: two queries without a CASE in the ORDER BY, so
@@ -328,13 +343,17 @@ func (cat *Catalog) page(ctx context.Context, q CatalogQuery, limit int) (Catalo
 			inner = " JOIN ratings rs ON rs.puzzle_id = p.id AND rs.rater = ?"
 			outer, joinArgs = " LEFT"+inner, []any{rater}
 		}
+		// A column of the memberships (collection, label, position) is
+		// NULL only for the puzzles in no collection: those with a value
+		// are read from the memberships, in the order of an index on them.
+		members := col.member
 		if after == nil || after.V != nil {
-			rows, err = cat.rows(ctx, q.Filter, col.expr, q.Desc, after, limit+1, inner, joinArgs, col.expr+" IS NOT NULL")
+			rows, err = cat.rows(ctx, q.Filter, members, col.expr, q.Desc, after, limit+1, inner, joinArgs, col.expr+" IS NOT NULL")
 			after = nil
 		}
 		if err == nil && len(rows) <= limit {
 			var more []CatalogRow
-			more, err = cat.rows(ctx, q.Filter, "", q.Desc, after, limit+1-len(rows), outer, joinArgs, col.expr+" IS NULL")
+			more, err = cat.rows(ctx, q.Filter, false, "", q.Desc, after, limit+1-len(rows), outer, joinArgs, col.expr+" IS NULL")
 			rows = append(rows, more...)
 		}
 	}
@@ -350,12 +369,13 @@ func (cat *Catalog) page(ctx context.Context, q CatalogQuery, limit int) (Catalo
 	return page, nil
 }
 
-// rows reads at most n rows under f with cond, ordered by key (an
-// expression; empty for none), id and collection id, after the token's
-// row, with join added to the tables.
-func (cat *Catalog) rows(ctx context.Context, f CatalogFilter, key string, desc bool, after *pageToken, n int,
+// rows reads at most n rows under f (with members, only those of a
+// collection; see from) with cond, ordered by key (an expression; empty
+// for none), id and collection id, after the token's row, with join added
+// to the tables.
+func (cat *Catalog) rows(ctx context.Context, f CatalogFilter, members bool, key string, desc bool, after *pageToken, n int,
 	join string, joinArgs []any, cond string) ([]CatalogRow, error) {
-	where, args, err := cat.from(f, join, joinArgs...)
+	where, args, err := cat.from(f, members, join, joinArgs...)
 	if err != nil {
 		return nil, err
 	}
@@ -363,8 +383,14 @@ func (cat *Catalog) rows(ctx context.Context, f CatalogFilter, key string, desc 
 	if desc {
 		cmp, dir = "<", "DESC"
 	}
-	cid := "COALESCE(cp.collection_id, 0)"
-	keys, order, sortKey := []string{"p.id", cid}, "p.id "+dir+", "+cid+" "+dir, "NULL"
+	// The tie-breaks are the membership's columns when every row has one,
+	// so that an index on the memberships serves the order and the
+	// keyset (the same order as the puzzle's id and the collection's).
+	id, cid := "p.id", "COALESCE(cp.collection_id, 0)"
+	if members || f.Collection != "" && !f.NoCollection {
+		id, cid = "cp.puzzle_id", "cp.collection_id"
+	}
+	keys, order, sortKey := []string{id, cid}, id+" "+dir+", "+cid+" "+dir, "NULL"
 	if key != "" {
 		keys, order, sortKey = append([]string{key}, keys...), key+" "+dir+", "+order, key
 	}
@@ -379,7 +405,7 @@ func (cat *Catalog) rows(ctx context.Context, f CatalogFilter, key string, desc 
 		args = append(args, after.ID, after.CID)
 	}
 	query := `SELECT p.id, c.name, cp.label, cp.position, p.size, p.box_rows, p.box_cols, p.givens,
-		p.solution_count, p.count_status, p.grid, ` + cid + `, ` + sortKey + `
+		p.solution_count, p.count_status, p.grid, COALESCE(cp.collection_id, 0), ` + sortKey + `
 		FROM ` + where + ` ORDER BY ` + order + ` LIMIT ` + strconv.Itoa(n)
 	rs, err := cat.x.QueryxContext(ctx, cat.x.Rebind(query), args...)
 	if err != nil {

@@ -92,7 +92,7 @@ func (cat *Catalog) Cube(ctx context.Context) (CatalogCube, error) {
 		joins += " LEFT JOIN ratings " + lv + " ON " + lv + ".puzzle_id = p.id AND " + lv + ".rater = ?"
 		args = append(args, r)
 	}
-	from, args, err := cat.from(CatalogFilter{}, joins, args...)
+	from, args, err := cat.from(CatalogFilter{}, false, joins, args...)
 	if err != nil {
 		return cube, err
 	}

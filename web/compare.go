@@ -82,7 +82,7 @@ func (s *Server) compare(r *http.Request) (view, error) {
 	if d.A == d.B {
 		return view{}, sudokulab.Errorf(sudokulab.EINVALID, "compare %s with another configuration, not itself", d.A)
 	}
-	res, err := compare.Compute(ctx, s.db, compare.Options{A: d.A, B: d.B, Experiment: name, Resamples: reportResamples})
+	res, err := s.comparison(ctx, compare.Options{A: d.A, B: d.B, Experiment: name, Resamples: reportResamples})
 	if err != nil {
 		return view{}, err
 	}

@@ -14,18 +14,17 @@ import (
 	"sudokulab/db"
 	"sudokulab/figures"
 	"sudokulab/plots"
-	"sudokulab/report"
 )
 
 // experimentLinks are the links of the experiment list's columns.
 var experimentLinks = map[string]string{"name": "/experiments/"}
 
 func (s *Server) experiments(r *http.Request) (view, error) {
-	t, err := db.ExperimentTable(r.Context(), s.db)
+	c, err := s.homeCounts(r.Context())
 	if err != nil {
 		return view{}, err
 	}
-	tv := tableOf(t)
+	tv := tableOf(c.experiments)
 	tv.Links = experimentLinks
 	return view{Template: "experiments", Title: "Experiments", Data: tv}, nil
 }
@@ -158,7 +157,7 @@ func (s *Server) progressEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		return rc.Flush() == nil
 	}
-	version, _, err := s.cubes.watch.Version(ctx)
+	version, _, err := s.watch.Version(ctx)
 	if err != nil || !send(p) {
 		return
 	}
@@ -171,7 +170,7 @@ func (s *Server) progressEvents(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-tick.C:
 		}
-		v, ok, err := s.cubes.watch.Version(ctx)
+		v, ok, err := s.watch.Version(ctx)
 		if err != nil {
 			return // the client went away, or the server stops
 		}
@@ -238,7 +237,7 @@ func (s *Server) experiment(r *http.Request) (view, error) {
 	d.Runs = tableOf(runs)
 	d.Runs.Links = runLinks
 	if p.Totals["runs"] > 0 {
-		rep, err := report.Build(r.Context(), s.db, report.Options{Experiment: name, Solvers: s.o.Solvers, Resamples: reportResamples})
+		rep, err := s.experimentReport(r.Context(), name)
 		if err != nil {
 			return view{}, err
 		}

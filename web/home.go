@@ -2,6 +2,7 @@ package web
 
 import (
 	"cmp"
+	"context"
 	"net/http"
 	"slices"
 
@@ -43,17 +44,38 @@ type homeData struct {
 // recentRows is how many imports and experiments the home page lists.
 const recentRows = 10
 
+// homeCounts is what the home page counts over whole tables: the lab's
+// sizes and the experiments with their runs, kept while the lab is
+// unchanged (keeper).
+type homeCounts struct {
+	lab         db.LabSize
+	experiments db.Table
+}
+
+// homeCounts returns the home page's counts, kept.
+func (s *Server) homeCounts(ctx context.Context) (homeCounts, error) {
+	c, _, err := keptValueOf(ctx, s.kept, "home", func(ctx context.Context) (homeCounts, error) {
+		var c homeCounts
+		err := s.db.Snapshot(ctx, func(tx *sqlx.Tx) error {
+			var err error
+			if c.lab, err = db.CountLab(ctx, tx); err == nil {
+				c.experiments, err = db.ExperimentTable(ctx, tx)
+			}
+			return err
+		})
+		return c, err
+	})
+	return c, err
+}
+
 func (s *Server) home(r *http.Request) (view, error) {
 	ctx := r.Context()
 	d := homeData{Database: s.db.Path(), Engine: s.db.Engine(), CodeVersion: s.o.Version}
-	err := s.db.Snapshot(ctx, func(tx *sqlx.Tx) error {
-		var err error
-		d.Lab, err = db.CountLab(ctx, tx)
-		return err
-	})
+	counts, err := s.homeCounts(ctx)
 	if err != nil {
 		return view{}, err
 	}
+	d.Lab = counts.lab
 	if d.SchemaVersion, err = s.db.Version(ctx); err != nil {
 		return view{}, err
 	}
@@ -63,11 +85,8 @@ func (s *Server) home(r *http.Request) (view, error) {
 	}
 	d.RecentImports = tableOf(imports)
 	d.RecentImports.Rows = d.RecentImports.Rows[:min(recentRows, len(d.RecentImports.Rows))]
-	exps, err := db.ExperimentTable(ctx, s.db)
-	if err != nil {
-		return view{}, err
-	}
-	d.Experiments = tableOf(exps)
+	d.Experiments = tableOf(counts.experiments)
+	d.Experiments.Rows = slices.Clone(d.Experiments.Rows)
 	if last := d.Experiments.column("last_run"); last >= 0 {
 		// The newest first; experiments without runs last.
 		slices.SortStableFunc(d.Experiments.Rows, func(a, b []any) int {

@@ -57,9 +57,11 @@ type Options struct {
 	// page; 0 means DefaultPathTimeout. A path cut short shows the steps
 	// found, and says so.
 	PathTimeout time.Duration
-	// FacetsLag is how long the puzzle table's facet counts may lag
-	// behind a database that changes; 0 means DefaultFacetsLag, a
-	// negative value none (they are counted again after every change).
+	// FacetsLag is how long what pages compute from whole tables (the
+	// puzzle table's facet counts, the lab's sizes, an experiment's
+	// success table) may lag behind a database that changes; 0 means
+	// DefaultFacetsLag, a negative value none (they are computed again
+	// after every change).
 	FacetsLag time.Duration
 	// Solvers describe the registered solvers for the experiments'
 	// success tables (report.Options.Solvers).
@@ -101,8 +103,11 @@ type Server struct {
 	pages   map[string]*template.Template
 	queries []queries.Query
 	mux     *http.ServeMux
-	cubes   cubeCache
 	paths   pathCache
+	// watch tells when the database changed; kept holds what pages
+	// compute from whole tables while it did not.
+	watch *db.ChangeWatch
+	kept  *keeper
 	// cur is nil on a server that only reads.
 	cur *curation
 }
@@ -136,10 +141,10 @@ func New(ctx context.Context, d *db.DB, o Options) (*Server, error) {
 	if s.pages, err = parsePages(); err != nil {
 		return nil, err
 	}
-	if s.cubes.watch, err = d.WatchChanges(ctx); err != nil {
+	if s.watch, err = d.WatchChanges(ctx); err != nil {
 		return nil, err
 	}
-	s.cubes.lag = o.FacetsLag
+	s.kept = newKeeper(s.watch, o.FacetsLag)
 	if o.Writer != nil {
 		if s.cur, err = newCuration(o); err != nil {
 			return nil, err
@@ -149,12 +154,12 @@ func New(ctx context.Context, d *db.DB, o Options) (*Server, error) {
 	return s, nil
 }
 
-// Close ends the facet count and the rates under way, if any, and
-// releases what the server holds of the database.
+// Close ends the rates and the computations (facet counts and the like)
+// under way, if any, and releases what the server holds of the database.
 func (s *Server) Close() error {
 	s.stopWrites()
-	s.cubes.close()
-	return s.cubes.watch.Close()
+	s.kept.close()
+	return s.watch.Close()
 }
 
 func (s *Server) routes() {

@@ -1,0 +1,172 @@
+package web
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"sudokulab/db"
+)
+
+// keeper keeps what pages compute from the whole of a big table (the
+// facet counts over every puzzle, an experiment's success table over its
+// runs, the lab's sizes) while the database is unchanged, so that pages
+// read them in microseconds instead of seconds at a million puzzles and
+// runs. Once the database changed (workers recording runs change it every
+// second), a value older than lag is computed again in the background
+// while pages show the one kept: a page may show values that lag that
+// much and the time a computation takes, and says when they were
+// computed. Where changes cannot be seen (PostgreSQL), a value is computed
+// again once it is older than lag. Only the first computation of a value
+// is waited for, and that one at most the wait its caller gives. With a
+// negative lag every change is computed at once, in the request.
+type keeper struct {
+	mu      sync.Mutex
+	watch   *db.ChangeWatch
+	lag     time.Duration
+	entries map[string]*keptValue
+	// stop ends the computations under way (close); wg waits for them.
+	stop context.CancelFunc
+	base context.Context
+	wg   sync.WaitGroup
+}
+
+// keptValue is one value a keeper holds.
+type keptValue struct {
+	v     any
+	seen  int64
+	at    time.Time
+	valid bool
+	used  time.Time
+	// computing is closed when the background computation under way
+	// ends; nil when none is.
+	computing chan struct{}
+}
+
+// keptMax bounds the values a keeper holds: past it the one used least
+// recently is dropped (a value is small: counts per configuration or per
+// facet value, never rows).
+const keptMax = 256
+
+func newKeeper(watch *db.ChangeWatch, lag time.Duration) *keeper {
+	base, stop := context.WithCancel(context.Background())
+	return &keeper{watch: watch, lag: lag, entries: map[string]*keptValue{}, base: base, stop: stop}
+}
+
+// get returns the value kept under key, computing it with compute when
+// there is none or it is out of date (see keeper); ok is false when the
+// first computation did not end within wait.
+func (k *keeper) get(ctx context.Context, key string, wait time.Duration, compute func(context.Context) (any, error)) (v any, at time.Time, ok bool, err error) {
+	k.mu.Lock()
+	// The change counter is read before the computation's snapshot
+	// begins, so that a change between the two is seen next time.
+	ver, known, err := k.watch.Version(ctx)
+	if err != nil {
+		k.mu.Unlock()
+		return nil, at, false, err
+	}
+	e := k.entries[key]
+	if e == nil {
+		e = &keptValue{}
+		k.entries[key] = e
+		k.evict()
+	}
+	e.used = time.Now()
+	if e.valid && (known && ver == e.seen || k.lag >= 0 && time.Since(e.at) < k.lag) {
+		defer k.mu.Unlock()
+		return e.v, e.at, true, nil
+	}
+	if k.lag < 0 {
+		k.mu.Unlock()
+		v, err := compute(ctx)
+		if err != nil {
+			return nil, at, false, err
+		}
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		e.v, e.seen, e.at, e.valid = v, ver, time.Now(), true
+		return e.v, e.at, true, nil
+	}
+	if e.computing == nil {
+		done := make(chan struct{})
+		e.computing = done
+		k.wg.Add(1)
+		go func() {
+			defer k.wg.Done()
+			v, err := compute(k.base)
+			k.mu.Lock()
+			defer k.mu.Unlock()
+			if err == nil {
+				e.v, e.seen, e.at, e.valid = v, ver, time.Now(), true
+			} else if !e.valid {
+				e.v = err // the waiting request reports it
+			}
+			close(done)
+			e.computing = nil
+		}()
+	}
+	if e.valid {
+		defer k.mu.Unlock()
+		return e.v, e.at, true, nil // the one kept, while the new one is computed
+	}
+	done := e.computing
+	k.mu.Unlock()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-done:
+	case <-timer.C:
+		return nil, at, false, nil
+	case <-ctx.Done():
+		return nil, at, false, ctx.Err()
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if !e.valid {
+		if err, isErr := e.v.(error); isErr {
+			e.v = nil
+			return nil, at, false, err
+		}
+		return nil, at, false, nil
+	}
+	return e.v, e.at, true, nil
+}
+
+// evict drops the value used least recently while there are too many;
+// k.mu is held.
+func (k *keeper) evict() {
+	for len(k.entries) > keptMax {
+		var oldest string
+		var t time.Time
+		for key, e := range k.entries {
+			if e.computing == nil && (oldest == "" || e.used.Before(t)) {
+				oldest, t = key, e.used
+			}
+		}
+		if oldest == "" {
+			return
+		}
+		delete(k.entries, oldest)
+	}
+}
+
+// close ends the computations under way and waits for them.
+func (k *keeper) close() {
+	k.stop()
+	k.wg.Wait()
+}
+
+// keptValueOf returns the value kept under key, computing it (and waiting
+// for it without bound) when needed: for pages that cannot do without it.
+func keptValueOf[T any](ctx context.Context, k *keeper, key string, compute func(context.Context) (T, error)) (T, time.Time, error) {
+	var zero T
+	for {
+		v, at, ok, err := k.get(ctx, key, time.Minute, func(ctx context.Context) (any, error) { return compute(ctx) })
+		if err != nil {
+			return zero, at, err
+		}
+		if ok {
+			return v.(T), at, nil
+		}
+	}
+}

@@ -1,0 +1,28 @@
+package web
+
+import (
+	"context"
+
+	"sudokulab/compare"
+	"sudokulab/report"
+)
+
+// experimentReport returns the report of the experiment called name as
+// its page shows it (reportResamples), kept while the lab is unchanged
+// (keeper): it reads every run of the experiment, seconds for the
+// hundreds of thousands of runs of a big one.
+func (s *Server) experimentReport(ctx context.Context, name string) (*report.Report, error) {
+	rep, _, err := keptValueOf(ctx, s.kept, "report\x00"+name, func(ctx context.Context) (*report.Report, error) {
+		return report.Build(ctx, s.db, report.Options{Experiment: name, Solvers: s.o.Solvers, Resamples: reportResamples})
+	})
+	return rep, err
+}
+
+// comparison returns the comparison o, kept as experimentReport keeps a
+// report.
+func (s *Server) comparison(ctx context.Context, o compare.Options) (*compare.Result, error) {
+	res, _, err := keptValueOf(ctx, s.kept, "compare\x00"+o.Experiment+"\x00"+o.A+"\x00"+o.B, func(ctx context.Context) (*compare.Result, error) {
+		return compare.Compute(ctx, s.db, o)
+	})
+	return res, err
+}
