@@ -45,6 +45,11 @@ type CatalogFilter struct {
 	// Levels keeps the puzzles whose rating by each rater (the key) has
 	// this label.
 	Levels map[string]string
+	// Broad says the filter keeps many of the rows (a tenth or more, as
+	// the facet counts tell): its shape and givens are then tested on
+	// rows read in the page's order, not looked up through their indexes
+	// (which would give every matching row, to be sorted).
+	Broad bool
 }
 
 // CountClasses are the values of the count facet, in the order shown:
@@ -196,11 +201,19 @@ func (cat *Catalog) from(f CatalogFilter, members bool, joins string, joinArgs .
 		if !ok || err1 != nil || err2 != nil || br < 1 || bc < 1 {
 			return "", nil, sudokulab.Errorf(sudokulab.EINVALID, "shape %q: want box rows x box columns, such as 3x3", f.Shape)
 		}
-		conds = append(conds, "p.box_rows = ? AND p.box_cols = ?")
+		if f.Broad {
+			conds = append(conds, "+p.box_rows = ? AND +p.box_cols = ?")
+		} else {
+			conds = append(conds, "p.box_rows = ? AND p.box_cols = ?")
+		}
 		args = append(args, br, bc)
 	}
 	if f.Givens != nil {
-		conds = append(conds, "p.givens = ?")
+		if f.Broad {
+			conds = append(conds, "+p.givens = ?")
+		} else {
+			conds = append(conds, "p.givens = ?")
+		}
 		args = append(args, *f.Givens)
 	}
 	if f.Count != "" {
@@ -332,28 +345,41 @@ func (cat *Catalog) page(ctx context.Context, q CatalogQuery, limit int) (Catalo
 	}
 	var rows []CatalogRow
 	if !col.nullable {
-		rows, err = cat.rows(ctx, q.Filter, false, col.expr, q.Desc, after, limit+1, "", nil, "")
+		rows, err = cat.rows(ctx, q.Filter, drivePuzzles, col.expr, q.Desc, after, limit+1, "", nil, "")
 	} else {
 		// The rows with a value first, in its order, then those without
 		// (NULL) by id: two queries without a CASE in the ORDER BY, so
 		// that an index on the column serves the first (for a rating,
 		// the index on ratings (rater, value)).
-		inner, outer, joinArgs := "", "", []any(nil)
-		if rater != "" {
-			inner = " JOIN ratings rs ON rs.puzzle_id = p.id AND rs.rater = ?"
-			outer, joinArgs = " LEFT"+inner, []any{rater}
-		}
 		// A column of the memberships (collection, label, position) is
 		// NULL only for the puzzles in no collection: those with a value
 		// are read from the memberships, in the order of an index on them.
-		members := col.member
+		// A rating's are read from the index on ratings (rater, value,
+		// puzzle_id), or with a filter on the same rater's level from
+		// that on (rater, label, value, puzzle_id).
+		drive := driveMembers
+		if !col.member {
+			drive = drivePuzzles
+		}
+		inner, outer, joinArgs := "", "", []any(nil)
+		if rater != "" {
+			inner, joinArgs = " JOIN ratings rs ON rs.puzzle_id = p.id AND rs.rater = ?", []any{rater}
+			outer = " LEFT" + inner
+			if l, ok := q.Filter.Levels[rater]; ok {
+				// Only a rating can have the level: the rows without a
+				// value are the rated ones whose value is NULL.
+				inner += " AND rs.label = ?"
+				outer, joinArgs = inner, append(joinArgs, l)
+			}
+			drive = driveRating
+		}
 		if after == nil || after.V != nil {
-			rows, err = cat.rows(ctx, q.Filter, members, col.expr, q.Desc, after, limit+1, inner, joinArgs, col.expr+" IS NOT NULL")
+			rows, err = cat.rows(ctx, q.Filter, drive, col.expr, q.Desc, after, limit+1, inner, joinArgs, col.expr+" IS NOT NULL")
 			after = nil
 		}
 		if err == nil && len(rows) <= limit {
 			var more []CatalogRow
-			more, err = cat.rows(ctx, q.Filter, false, "", q.Desc, after, limit+1-len(rows), outer, joinArgs, col.expr+" IS NULL")
+			more, err = cat.rows(ctx, q.Filter, drivePuzzles, "", q.Desc, after, limit+1-len(rows), outer, joinArgs, col.expr+" IS NULL")
 			rows = append(rows, more...)
 		}
 	}
@@ -369,12 +395,22 @@ func (cat *Catalog) page(ctx context.Context, q CatalogQuery, limit int) (Catalo
 	return page, nil
 }
 
-// rows reads at most n rows under f (with members, only those of a
+// How a page's rows are read: from the puzzles, from the memberships
+// (only the rows of a collection), or from the ratings of the rater
+// sorted by (only the rated puzzles).
+const (
+	drivePuzzles = iota
+	driveMembers
+	driveRating
+)
+
+// rows reads at most n rows under f (with driveMembers, only those of a
 // collection; see from) with cond, ordered by key (an expression; empty
 // for none), id and collection id, after the token's row, with join added
 // to the tables.
-func (cat *Catalog) rows(ctx context.Context, f CatalogFilter, members bool, key string, desc bool, after *pageToken, n int,
+func (cat *Catalog) rows(ctx context.Context, f CatalogFilter, drive int, key string, desc bool, after *pageToken, n int,
 	join string, joinArgs []any, cond string) ([]CatalogRow, error) {
+	members := drive == driveMembers
 	where, args, err := cat.from(f, members, join, joinArgs...)
 	if err != nil {
 		return nil, err
@@ -383,12 +419,15 @@ func (cat *Catalog) rows(ctx context.Context, f CatalogFilter, members bool, key
 	if desc {
 		cmp, dir = "<", "DESC"
 	}
-	// The tie-breaks are the membership's columns when every row has one,
-	// so that an index on the memberships serves the order and the
-	// keyset (the same order as the puzzle's id and the collection's).
+	// The tie-breaks are the columns of the table the rows are read from
+	// (the same values: the puzzle's id and the collection's), so that an
+	// index on it serves the order and the keyset.
 	id, cid := "p.id", "COALESCE(cp.collection_id, 0)"
-	if members || f.Collection != "" && !f.NoCollection {
+	switch {
+	case members || f.Collection != "" && !f.NoCollection:
 		id, cid = "cp.puzzle_id", "cp.collection_id"
+	case drive == driveRating:
+		id = "rs.puzzle_id"
 	}
 	keys, order, sortKey := []string{id, cid}, id+" "+dir+", "+cid+" "+dir, "NULL"
 	if key != "" {
@@ -398,11 +437,16 @@ func (cat *Catalog) rows(ctx context.Context, f CatalogFilter, members bool, key
 		where += " AND " + cond
 	}
 	if after != nil {
-		where += fmt.Sprintf(" AND (%s) %s (?%s)", strings.Join(keys, ", "), cmp, strings.Repeat(", ?", len(keys)-1))
+		// The sort key and id alone first, which an index on both can
+		// start from; then the whole keyset.
+		var at []any
 		if key != "" {
-			args = append(args, after.V)
+			at = append(at, after.V)
 		}
-		args = append(args, after.ID, after.CID)
+		at = append(at, after.ID)
+		where += fmt.Sprintf(" AND (%s) %s= (?%s)", strings.Join(keys[:len(keys)-1], ", "), cmp, strings.Repeat(", ?", len(at)-1))
+		where += fmt.Sprintf(" AND (%s) %s (?%s)", strings.Join(keys, ", "), cmp, strings.Repeat(", ?", len(keys)-1))
+		args = append(append(args, at...), append(at, after.CID)...)
 	}
 	query := `SELECT p.id, c.name, cp.label, cp.position, p.size, p.box_rows, p.box_cols, p.givens,
 		p.solution_count, p.count_status, p.grid, COALESCE(cp.collection_id, 0), ` + sortKey + `

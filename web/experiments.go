@@ -52,6 +52,14 @@ func (s *Server) progressOf(r *http.Request, name string) (progressData, error) 
 	if _, err := db.ExperimentID(ctx, s.db, name); err != nil {
 		return progressData{}, err
 	}
+	d, _, err := keptValueOf(ctx, s.kept, "progress\x00"+name, progressKeep, func(ctx context.Context) (progressData, error) {
+		return s.readProgress(ctx, name)
+	})
+	return d, err
+}
+
+// readProgress reads the progress of the experiment called name.
+func (s *Server) readProgress(ctx context.Context, name string) (progressData, error) {
 	configs, err := db.ExperimentDetail(ctx, s.db, name)
 	if err != nil {
 		return progressData{}, err

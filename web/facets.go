@@ -17,7 +17,7 @@ const facetsFirstWait = 2 * time.Second
 // facetCube returns the facet cube for a page and when it was counted; ok
 // is false while the first count is under way.
 func (s *Server) facetCube(ctx context.Context) (cube db.CatalogCube, at time.Time, ok bool, err error) {
-	v, at, ok, err := s.kept.get(ctx, "facets", facetsFirstWait, func(ctx context.Context) (any, error) { return s.countCube(ctx) })
+	v, at, ok, err := s.kept.get(ctx, "facets", keep{wait: facetsFirstWait}, func(ctx context.Context) (any, error) { return s.countCube(ctx) })
 	if !ok || err != nil {
 		return cube, at, false, err
 	}

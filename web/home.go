@@ -54,7 +54,7 @@ type homeCounts struct {
 
 // homeCounts returns the home page's counts, kept.
 func (s *Server) homeCounts(ctx context.Context) (homeCounts, error) {
-	c, _, err := keptValueOf(ctx, s.kept, "home", func(ctx context.Context) (homeCounts, error) {
+	c, _, err := keptValueOf(ctx, s.kept, "home", keep{}, func(ctx context.Context) (homeCounts, error) {
 		var c homeCounts
 		err := s.db.Snapshot(ctx, func(tx *sqlx.Tx) error {
 			var err error

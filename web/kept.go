@@ -53,10 +53,24 @@ func newKeeper(watch *db.ChangeWatch, lag time.Duration) *keeper {
 	return &keeper{watch: watch, lag: lag, entries: map[string]*keptValue{}, base: base, stop: stop}
 }
 
+// keep says how a value is kept: how long a request waits for its first
+// computation (then the page does without it), how long for a new one
+// while the old one is kept (fresh: a value that is quick to compute is
+// then always shown up to date), the value's own lag (0: the keeper's),
+// and its longest life even while the database is unchanged (maxAge; 0:
+// no limit), for a value that changes with time.
+type keep struct {
+	wait, fresh, lag, maxAge time.Duration
+}
+
 // get returns the value kept under key, computing it with compute when
 // there is none or it is out of date (see keeper); ok is false when the
-// first computation did not end within wait.
-func (k *keeper) get(ctx context.Context, key string, wait time.Duration, compute func(context.Context) (any, error)) (v any, at time.Time, ok bool, err error) {
+// first computation did not end within o.wait.
+func (k *keeper) get(ctx context.Context, key string, o keep, compute func(context.Context) (any, error)) (v any, at time.Time, ok bool, err error) {
+	lag := k.lag
+	if o.lag != 0 && lag >= 0 {
+		lag = o.lag
+	}
 	k.mu.Lock()
 	// The change counter is read before the computation's snapshot
 	// begins, so that a change between the two is seen next time.
@@ -72,11 +86,12 @@ func (k *keeper) get(ctx context.Context, key string, wait time.Duration, comput
 		k.evict()
 	}
 	e.used = time.Now()
-	if e.valid && (known && ver == e.seen || k.lag >= 0 && time.Since(e.at) < k.lag) {
+	age := time.Since(e.at)
+	if e.valid && (o.maxAge <= 0 || age < o.maxAge) && (known && ver == e.seen || lag > 0 && age < lag) {
 		defer k.mu.Unlock()
 		return e.v, e.at, true, nil
 	}
-	if k.lag < 0 {
+	if lag < 0 {
 		k.mu.Unlock()
 		v, err := compute(ctx)
 		if err != nil {
@@ -105,18 +120,20 @@ func (k *keeper) get(ctx context.Context, key string, wait time.Duration, comput
 			e.computing = nil
 		}()
 	}
+	done, wait := e.computing, o.wait
 	if e.valid {
-		defer k.mu.Unlock()
-		return e.v, e.at, true, nil // the one kept, while the new one is computed
+		if o.fresh <= 0 {
+			defer k.mu.Unlock()
+			return e.v, e.at, true, nil // the one kept, while the new one is computed
+		}
+		wait = o.fresh
 	}
-	done := e.computing
 	k.mu.Unlock()
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
 	case <-done:
 	case <-timer.C:
-		return nil, at, false, nil
 	case <-ctx.Done():
 		return nil, at, false, ctx.Err()
 	}
@@ -158,10 +175,11 @@ func (k *keeper) close() {
 
 // keptValueOf returns the value kept under key, computing it (and waiting
 // for it without bound) when needed: for pages that cannot do without it.
-func keptValueOf[T any](ctx context.Context, k *keeper, key string, compute func(context.Context) (T, error)) (T, time.Time, error) {
+func keptValueOf[T any](ctx context.Context, k *keeper, key string, o keep, compute func(context.Context) (T, error)) (T, time.Time, error) {
 	var zero T
+	o.wait = time.Minute
 	for {
-		v, at, ok, err := k.get(ctx, key, time.Minute, func(ctx context.Context) (any, error) { return compute(ctx) })
+		v, at, ok, err := k.get(ctx, key, o, func(ctx context.Context) (any, error) { return compute(ctx) })
 		if err != nil {
 			return zero, at, err
 		}
