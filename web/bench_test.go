@@ -180,7 +180,7 @@ func benchPages(b *testing.B, get func(*testing.B, string) (time.Duration, []byt
 		"/puzzles?sort=created_at&desc=1", "/puzzles?sort=solution_count",
 		"/puzzles/" + last, "/puzzles/" + last + ".json", "/puzzles/" + last + "/grid.svg", "/puzzles/" + last + "/path",
 		"/collections", "/collections/" + url.PathEscape(coll),
-		"/experiments", e, e + ".json", e + "/progress.json", e + "/success.svg", ex.CompareURL,
+		"/experiments", e, e + ".json", e + "/progress.json", e + "/success.svg", e + "/ecdf.svg", e + "/convergence.svg", e + "/ert.svg", ex.CompareURL,
 		"/runs/" + run, "/runs/" + run + ".json", "/runs/" + run + "/trajectory.svg",
 		"/sql?sql=" + url.QueryEscape("SELECT id, grid FROM puzzles WHERE givens = 17 ORDER BY id DESC LIMIT 20"),
 		"/sql.json?sql=" + url.QueryEscape("SELECT COUNT(*) FROM collections"),

@@ -310,7 +310,7 @@ func (s *Server) figureHandler(f experimentFigure) http.HandlerFunc {
 			s.fail(w, r, err)
 			return
 		}
-		drawn, err := f.draw(ctx, s.db, spec)
+		drawn, err := s.figure(ctx, f, spec)
 		if err != nil {
 			s.fail(w, r, err)
 			return

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"sudokulab/compare"
+	"sudokulab/figures"
 	"sudokulab/report"
 )
 
@@ -34,4 +35,14 @@ func (s *Server) comparison(ctx context.Context, o compare.Options) (*compare.Re
 		return compare.Compute(ctx, s.db, o)
 	})
 	return res, err
+}
+
+// figure returns the experiment's picture f drawn for spec, kept as
+// experimentReport keeps a report (the pictures read every run of the
+// experiment, some every trajectory point).
+func (s *Server) figure(ctx context.Context, f experimentFigure, spec figures.Spec) (figures.Drawn, error) {
+	d, _, err := keptValueOf(ctx, s.kept, "figure\x00"+f.Kind+"\x00"+spec.Selection.Experiment, keep{}, func(ctx context.Context) (figures.Drawn, error) {
+		return f.draw(ctx, s.db, spec)
+	})
+	return d, err
 }
