@@ -129,12 +129,13 @@ func hostileCases(t *testing.T) []hostileCase {
 			absent: `SELECT COUNT(*) FROM ratings WHERE options = '{not json'`,
 		},
 		{
-			name:     "20 MB label",
-			change:   []string{`UPDATE collection_puzzles SET label = hex(zeroblob(10000000)) WHERE puzzle_id = 5`},
-			postgres: []string{`UPDATE collection_puzzles SET label = repeat('0', 20000000) WHERE puzzle_id = 5`},
-			table:    "collection_puzzles", row: "collection 1, puzzle 5", reason: "label is 20000000 bytes long, more than 65536",
+			// PostgreSQL's index on label (a B-tree entry holds at most
+			// a third of a page) refuses it.
+			name:   "20 MB label",
+			change: []string{`UPDATE collection_puzzles SET label = hex(zeroblob(10000000)) WHERE puzzle_id = 5`},
+			table:  "collection_puzzles", row: "collection 1, puzzle 5", reason: "label is 20000000 bytes long, more than 65536",
 			kind:   db.MergeMemberships,
-			absent: `SELECT COUNT(*) FROM collection_puzzles WHERE length(label) > 1000`,
+			absent: `SELECT COUNT(*) FROM collection_puzzles WHERE length(label) > 1000`, sqliteOnly: true,
 		},
 		{
 			// SQLite can be told to store it; the destination's CHECK
