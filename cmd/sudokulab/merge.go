@@ -11,6 +11,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/internal/show"
 )
 
 type mergeOptions struct {
@@ -158,23 +159,7 @@ func mergeOne(ctx context.Context, stderr io.Writer, dst *db.DB, target string, 
 			}
 		},
 	})
-	for _, c := range rep.Conflicts {
-		fmt.Fprintf(stderr, "conflict: %s: %s: %s\n", c.Kind, c.Identity, c.Differs)
-	}
-	if rep.ConflictsNotListed > 0 {
-		fmt.Fprintf(stderr, "conflict: %d more not listed\n", rep.ConflictsNotListed)
-	}
-	if o.skipInvalid {
-		for _, v := range rep.Invalid {
-			fmt.Fprintf(stderr, "invalid, left out: %s\n", v)
-		}
-		if rep.InvalidNotListed > 0 {
-			fmt.Fprintf(stderr, "invalid, left out: %d more not listed\n", rep.InvalidNotListed)
-		}
-	}
-	for _, n := range rep.Notes {
-		fmt.Fprintf(stderr, "note: %s\n", n)
-	}
+	show.MergeNotes(stderr, rep, o.skipInvalid)
 	if sudokulab.ErrorCode(err) == sudokulab.EINVALID && len(rep.Invalid) > 0 && !rep.Unreadable {
 		err = fmt.Errorf("%w (--skip-invalid merges the other rows)", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sudokulab"
+	"sudokulab/db"
 	"sudokulab/importers/pipeline"
 	"sudokulab/internal/show"
 	"sudokulab/solvers"
@@ -106,6 +107,26 @@ func TestSolvers(t *testing.T) {
 			if !strings.Contains(b.String(), s.Name) {
 				t.Errorf("%s: %s missing", format, s.Name)
 			}
+		}
+	}
+}
+
+// TestMergeNotes lists conflicts, the invalid rows only when they were
+// left out, and notes.
+func TestMergeNotes(t *testing.T) {
+	rep := db.MergeReport{Conflicts: []db.MergeConflict{{Kind: "runs", Identity: "run 3", Differs: "status solved, not unsolved"}},
+		ConflictsNotListed: 2, Invalid: []db.MergeInvalid{{Table: "puzzles", Row: "7", Reason: "breaks a rule"}}, Notes: []string{"n"}}
+	for _, tt := range []struct {
+		invalid bool
+		want    string
+	}{
+		{false, "conflict: runs: run 3: status solved, not unsolved\nconflict: 2 more not listed\nnote: n\n"},
+		{true, "conflict: runs: run 3: status solved, not unsolved\nconflict: 2 more not listed\ninvalid, left out: puzzles 7: breaks a rule\nnote: n\n"},
+	} {
+		var b bytes.Buffer
+		show.MergeNotes(&b, rep, tt.invalid)
+		if b.String() != tt.want {
+			t.Errorf("MergeNotes(invalid %v) =\n%s\nwant\n%s", tt.invalid, b.String(), tt.want)
 		}
 	}
 }
