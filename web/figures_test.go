@@ -9,7 +9,7 @@ import (
 // TestExperimentFigures: the experiment page shows the pictures of plot
 // that its runs can draw: all four, then, once no run has trajectory
 // points, success and ECDF only, the others answering 404 with plot's
-// message.
+// message (not the picture kept from before the change).
 func TestExperimentFigures(t *testing.T) {
 	onEngines(t, func(t *testing.T, l *lab) {
 		all := []string{"success", "ecdf", "convergence", "ert"}
@@ -25,6 +25,12 @@ func TestExperimentFigures(t *testing.T) {
 		}
 		if got := shown(); strings.Join(got, " ") != strings.Join(all, " ") {
 			t.Errorf("the page shows %v, want %v", got, all)
+		}
+		// Drawn (and kept, on SQLite) before the change, drawn again after.
+		for range 2 {
+			if code, _, _ := l.get(t, "/experiments/example-samples/convergence.svg"); code != http.StatusOK {
+				t.Fatalf("convergence.svg: %d", code)
+			}
 		}
 		l.exec(t, `DELETE FROM trajectory_points`)
 		if got := shown(); strings.Join(got, " ") != "success ecdf" {
