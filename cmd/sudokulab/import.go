@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -13,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"sudokulab"
-	"sudokulab/importers"
 	"sudokulab/importers/pipeline"
 	"sudokulab/internal/progress"
 	"sudokulab/internal/show"
@@ -121,27 +119,20 @@ func runImport(ctx context.Context, cmd *cobra.Command, o *importOptions, files 
 		RequireUnique: o.requireUnique,
 		Workers:       o.jobs,
 		CountTimeout:  o.countTimeout,
-		SpoolLimit:    o.pipeLimitMiB << 20,
 		Progress:      progress.NewImports(cmd.ErrOrStderr()),
 	}
-	switch {
-	case o.pipeLimitMiB == 0:
-		return sudokulab.Errorf(sudokulab.EINVALID, "--pipe-limit 0: want a number of MiB (negative: no limit)")
-	case o.pipeLimitMiB > math.MaxInt64>>20:
-		popts.SpoolLimit = -1
+	var err error
+	if popts.SpoolLimit, err = pipeline.SpoolLimitMiB(o.pipeLimitMiB); err != nil {
+		return err
 	}
 	if err := checkJobs(o.jobs); err != nil {
 		return err
 	}
-	var err error
-	if popts.Decode, err = o.decodeFlags.options(); err != nil {
+	fr, err := fileReaderOf(o.fileFormat, &o.decodeFlags)
+	if err != nil {
 		return err
 	}
-	if o.fileFormat != "" {
-		if _, err := importers.Default().Lookup(o.fileFormat); err != nil {
-			return err
-		}
-	}
+	popts.Decode = fr.Decode
 	d, err := o.open(ctx)
 	if err != nil {
 		return err

@@ -305,6 +305,19 @@ func ImportFile(ctx context.Context, d *db.DB, path string, o Options) (*Result,
 // than a full disk.
 const DefaultSpoolLimit = 2 << 30
 
+// SpoolLimitMiB is the SpoolLimit of import's --pipe-limit, given in
+// MiB: negative for no limit, as is a number of MiB too large for bytes;
+// 0 is an EINVALID error (0 bytes would refuse every pipe).
+func SpoolLimitMiB(mib int64) (int64, error) {
+	switch {
+	case mib == 0:
+		return 0, sudokulab.Errorf(sudokulab.EINVALID, "--pipe-limit 0: want a number of MiB (negative: no limit)")
+	case mib > math.MaxInt64>>20:
+		return -1, nil
+	}
+	return mib << 20, nil
+}
+
 // spoolFile copies what f holds, at most limit bytes (see
 // Options.SpoolLimit), into a new temporary file in os.TempDir() and
 // returns it positioned at its start, with the function that closes it.
