@@ -14,6 +14,7 @@ package db
 // for the look to hold for its queries.
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -76,6 +77,12 @@ type sortCol struct {
 	// member marks a column of the memberships, NULL for the puzzles in
 	// no collection only.
 	member bool
+	// present, when set, is the condition that a row has a value, for
+	// expr IS NOT NULL: collections.name >= '' (always true of a name)
+	// leads the planner to read the collections in order of name, each
+	// one's memberships in order of puzzle, where IS NOT NULL lets it
+	// sort every membership.
+	present string
 }
 
 // catalogSort are the sort columns. Each has an index that gives its
@@ -83,15 +90,15 @@ type sortCol struct {
 // solution_count and count_status; a sort on collection reads the
 // collections by name, each one's memberships by puzzle).
 var catalogSort = map[string]sortCol{
-	"id":             {"p.id", false, 'i', false},
-	"collection":     {"c.name", true, 's', true},
-	"label":          {"cp.label", true, 's', true},
-	"position":       {"cp.position", true, 'i', true},
-	"givens":         {"p.givens", false, 'i', false},
-	"size":           {"p.size", false, 'i', false},
-	"solution_count": {"p.solution_count", true, 'i', false},
-	"count_status":   {"p.count_status", true, 's', false},
-	"created_at":     {"p.created_at", false, 's', false},
+	"id":             {"p.id", false, 'i', false, ""},
+	"collection":     {"c.name", true, 's', true, "c.name >= ''"},
+	"label":          {"cp.label", true, 's', true, ""},
+	"position":       {"cp.position", true, 'i', true, ""},
+	"givens":         {"p.givens", false, 'i', false, ""},
+	"size":           {"p.size", false, 'i', false, ""},
+	"solution_count": {"p.solution_count", true, 'i', false, ""},
+	"count_status":   {"p.count_status", true, 's', false, ""},
+	"created_at":     {"p.created_at", false, 's', false, ""},
 }
 
 // CatalogQuery asks for one page of puzzle_catalog.
@@ -245,7 +252,7 @@ func sortOf(name string) (sortCol, string, error) {
 		name = "id"
 	}
 	if rater, ok := strings.CutPrefix(name, "rating:"); ok && rater != "" {
-		return sortCol{"rs.value", true, 'f', false}, rater, nil
+		return sortCol{"rs.value", true, 'f', false, ""}, rater, nil
 	}
 	c, ok := catalogSort[name]
 	if !ok {
@@ -373,8 +380,9 @@ func (cat *Catalog) page(ctx context.Context, q CatalogQuery, limit int) (Catalo
 			}
 			drive = driveRating
 		}
+		present := cmp.Or(col.present, col.expr+" IS NOT NULL")
 		if after == nil || after.V != nil {
-			rows, err = cat.rows(ctx, q.Filter, drive, col.expr, q.Desc, after, limit+1, inner, joinArgs, col.expr+" IS NOT NULL")
+			rows, err = cat.rows(ctx, q.Filter, drive, col.expr, q.Desc, after, limit+1, inner, joinArgs, present)
 			after = nil
 		}
 		if err == nil && len(rows) <= limit {

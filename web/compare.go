@@ -25,7 +25,15 @@ type compareData struct {
 	Overall       *compareRow  `json:"overall,omitempty"`
 	Puzzles       []compareRow `json:"puzzles"`
 	SharedPuzzles int          `json:"shared_puzzles"`
+	// PuzzleRows counts the comparison's puzzles; Puzzles lists the
+	// first comparePuzzles of them unless all=1 (AllURL) asks for all.
+	PuzzleRows int    `json:"puzzle_rows"`
+	AllURL     string `json:"all_url,omitempty"`
 }
+
+// comparePuzzles is how many puzzles a comparison lists unless asked for
+// all: an experiment on 25,000 puzzles would make a page of megabytes.
+const comparePuzzles = 200
 
 // compareRow is a compare.Row with NaN (not computed) as null.
 type compareRow struct {
@@ -89,8 +97,16 @@ func (s *Server) compare(r *http.Request) (view, error) {
 	d.Unit, d.SharedPuzzles = res.Unit, res.SharedPuzzles
 	o := rowOf(res.Overall)
 	d.Overall = &o
-	for _, row := range res.Puzzles {
+	d.PuzzleRows = len(res.Puzzles)
+	n := len(res.Puzzles)
+	if q.Get("all") != "1" {
+		n = min(n, comparePuzzles)
+	}
+	for _, row := range res.Puzzles[:n] {
 		d.Puzzles = append(d.Puzzles, rowOf(row))
+	}
+	if n < d.PuzzleRows {
+		d.AllURL = compareURL(name, d.A, d.B) + "&all=1"
 	}
 	v.Data = d
 	return v, nil

@@ -258,7 +258,7 @@ func (s *Server) experiment(r *http.Request) (view, error) {
 		}
 	}
 	if p.Totals["runs"] > 0 {
-		traced, err := s.db.HasTrajectories(r.Context(), db.RunSelection{Experiment: name})
+		traced, err := s.hasTrajectories(r.Context(), name)
 		if err != nil {
 			return view{}, err
 		}

@@ -39,8 +39,9 @@ type keptValue struct {
 	valid bool
 	used  time.Time
 	// computing is closed when the background computation under way
-	// ends; nil when none is.
+	// ends; nil when none is. It began at began.
 	computing chan struct{}
+	began     time.Time
 }
 
 // keptMax bounds the values a keeper holds: past it the one used least
@@ -104,7 +105,7 @@ func (k *keeper) get(ctx context.Context, key string, o keep, compute func(conte
 	}
 	if e.computing == nil {
 		done := make(chan struct{})
-		e.computing = done
+		e.computing, e.began = done, time.Now()
 		k.wg.Add(1)
 		go func() {
 			defer k.wg.Done()
@@ -122,11 +123,13 @@ func (k *keeper) get(ctx context.Context, key string, o keep, compute func(conte
 	}
 	done, wait := e.computing, o.wait
 	if e.valid {
-		if o.fresh <= 0 {
+		// Wait for the new one only while it may come within fresh of
+		// its start: a long computation delays no request past that.
+		wait = o.fresh - time.Since(e.began)
+		if wait <= 0 {
 			defer k.mu.Unlock()
 			return e.v, e.at, true, nil // the one kept, while the new one is computed
 		}
-		wait = o.fresh
 	}
 	k.mu.Unlock()
 	timer := time.NewTimer(wait)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"sudokulab/compare"
+	"sudokulab/db"
 	"sudokulab/figures"
 	"sudokulab/report"
 )
@@ -45,4 +46,14 @@ func (s *Server) figure(ctx context.Context, f experimentFigure, spec figures.Sp
 		return f.draw(ctx, s.db, spec)
 	})
 	return d, err
+}
+
+// hasTrajectories tells whether the experiment called name has runs with
+// trajectory points, kept as experimentReport keeps a report (the lookup
+// reads the list of its runs).
+func (s *Server) hasTrajectories(ctx context.Context, name string) (bool, error) {
+	traced, _, err := keptValueOf(ctx, s.kept, "traced\x00"+name, keep{}, func(ctx context.Context) (bool, error) {
+		return s.db.HasTrajectories(ctx, db.RunSelection{Experiment: name})
+	})
+	return traced, err
 }
