@@ -1,0 +1,144 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"sudokulab/db"
+	"sudokulab/web"
+)
+
+// TestKeptPagesFollowChanges records a run while a server keeps what its
+// pages computed from whole tables (the lab's sizes, the experiments'
+// runs, an experiment's success table): each page shows the value it kept
+// until the new one is computed, never none, then the new one.
+func TestKeptPagesFollowChanges(t *testing.T) {
+	ctx := context.Background()
+	l := newLab(t)
+	r, err := db.OpenOptions(ctx, l.path, db.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	s, err := web.New(ctx, r, web.Options{FacetsLag: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	getJSON := func(path string, v any) {
+		t.Helper()
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		if rec.Code != 200 {
+			t.Fatalf("%s: %d %s", path, rec.Code, rec.Body)
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), v); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+	}
+	// The runs each page counts: the home page's lab size, the
+	// experiment list's runs column, the success table's runs.
+	counts := func() [3]int64 {
+		var home struct {
+			Lab struct{ Runs int64 } `json:"lab"`
+		}
+		var list struct {
+			Columns []string
+			Rows    [][]any
+		}
+		var exp struct {
+			Success []struct{ Runs int64 } `json:"success"`
+		}
+		getJSON("/index.json", &home)
+		getJSON("/experiments.json", &list)
+		getJSON("/experiments/example-samples.json", &exp)
+		var c [3]int64
+		c[0] = home.Lab.Runs
+		for i, col := range list.Columns {
+			if col == "runs" {
+				c[1] = int64(list.Rows[0][i].(float64))
+			}
+		}
+		for _, row := range exp.Success {
+			c[2] += row.Runs
+		}
+		return c
+	}
+	before := counts()
+	want := l.count(t, `SELECT COUNT(*) FROM runs`)
+	if before != [3]int64{want, want, want} {
+		t.Fatalf("runs counted %v, SQL %d", before, want)
+	}
+	// Another process records a run of the experiment.
+	l.exec(t, `INSERT INTO runs (experiment_id, puzzle_id, config_id, seed, max_evaluations, max_generations, timeout_ms,
+		status, evaluations, generations, best_cost, code_version, host, started_at, finished_at)
+		SELECT experiment_id, puzzle_id, config_id, seed + 1000, max_evaluations, max_generations, timeout_ms,
+		status, evaluations, generations, best_cost, code_version, host, started_at, finished_at FROM runs WHERE id = 1`)
+	l.exec(t, `INSERT INTO experiment_runs (experiment_id, run_id) SELECT 1, MAX(id) FROM runs`)
+	after := [3]int64{want + 1, want + 1, want + 1}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		c := counts()
+		if c == after {
+			break
+		}
+		for i := range c {
+			if c[i] != before[i] && c[i] != after[i] {
+				t.Fatalf("runs counted %v: each should be %v or %v", c, before, after)
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("runs counted %v 30 s after the change, want %v", c, after)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestComparisonListsItsFirstPuzzles compares two configurations on 250
+// puzzles: the page lists the first 200 with a link to all of them.
+func TestComparisonListsItsFirstPuzzles(t *testing.T) {
+	l := newLab(t)
+	l.exec(t, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 250)
+		INSERT INTO puzzles (grid, size, box_rows, box_cols, givens)
+		SELECT replace(printf('%081d', i), '0', '.'), 9, 3, 3, 20 FROM n`)
+	l.exec(t, `INSERT INTO runs (experiment_id, puzzle_id, config_id, seed, max_generations, status, evaluations, generations,
+		best_cost, started_at, finished_at)
+		SELECT 1, p.id, c.id, 1, 100, CASE WHEN (p.id + c.id) % 3 = 0 THEN 'unsolved' ELSE 'solved' END, 100 * (p.id % 7 + 1), p.id % 7 + 1,
+		       CASE WHEN (p.id + c.id) % 3 = 0 THEN 2 ELSE 0 END, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:01.000Z'
+		FROM puzzles p, configs c WHERE p.givens = 20 AND p.solution IS NULL AND c.name IN ('acs-eq1', 'franco-table3')`)
+	l.exec(t, `INSERT INTO experiment_runs (experiment_id, run_id) SELECT 1, id FROM runs WHERE seed = 1 AND max_generations = 100
+		AND id NOT IN (SELECT run_id FROM experiment_runs)`)
+	shared := l.count(t, `SELECT COUNT(*) FROM (SELECT puzzle_id FROM experiment_run_results
+		WHERE experiment = 'example-samples' AND config IN ('acs-eq1', 'franco-table3') GROUP BY puzzle_id HAVING COUNT(DISTINCT config) = 2) AS s`)
+	if shared <= 200 {
+		t.Fatalf("the lab has %d puzzles both configurations ran on, want more than 200", shared)
+	}
+	type page struct {
+		Puzzles []struct {
+			Puzzle int64 `json:"puzzle"`
+		} `json:"puzzles"`
+		PuzzleRows int    `json:"puzzle_rows"`
+		AllURL     string `json:"all_url"`
+	}
+	var first, all page
+	path := "/experiments/example-samples/compare.json?a=acs-eq1&b=franco-table3"
+	l.getJSON(t, path, &first)
+	if len(first.Puzzles) != 200 || first.PuzzleRows < int(shared) || first.AllURL == "" {
+		t.Fatalf("compare lists %d of %d puzzles (all: %q), want 200 of at least %d", len(first.Puzzles), first.PuzzleRows, first.AllURL, shared)
+	}
+	l.getJSON(t, jsonPath(first.AllURL), &all)
+	if len(all.Puzzles) != all.PuzzleRows || all.PuzzleRows != first.PuzzleRows || all.AllURL != "" {
+		t.Fatalf("all=1 lists %d of %d puzzles (all: %q)", len(all.Puzzles), all.PuzzleRows, all.AllURL)
+	}
+	if fmt.Sprint(all.Puzzles[:200]) != fmt.Sprint(first.Puzzles) {
+		t.Error("the first 200 puzzles differ from those of all=1")
+	}
+	if html := l.getHTML(t, strings.TrimSuffix(first.AllURL, "&all=1")); !strings.Contains(html, "The first 200 of") {
+		t.Error("the page does not say it lists the first 200 puzzles")
+	}
+}
