@@ -3,7 +3,6 @@ package runner_test
 import (
 	"context"
 	"math/rand/v2"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -89,21 +88,26 @@ func TestSlowRunsClaimedPerIdleWorker(t *testing.T) {
 }
 
 // TestRunByWorkers leaves a plan to a worker on another handle, as tune
-// --jobs 0 does: Run records nothing itself and returns once the worker
-// has done every run, which it counts as done by others.
+// --jobs 0 does, on every backend: Run records nothing itself and returns
+// once the worker has done every run, which it counts as done by others.
 func TestRunByWorkers(t *testing.T) {
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) { runByWorkers(t, be.open(t)) })
+	}
+}
+
+func runByWorkers(t *testing.T, open func(t testing.TB) *db.DB) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "lab.db")
-	d := openDB(t, path)
+	d := open(t)
 	reg := testRegistry()
 	addPuzzles(t, d, "reseda-easy", "sato-no1")
 	exactConfig(t, d)
 	spec := runner.Spec{Experiment: "by-workers", Configs: []string{"exact"}, FirstSeed: 1, Seeds: 3, ByWorkers: true}
 	workerCtx, stopWorker := context.WithCancel(ctx)
 	done := make(chan runner.Summary)
+	w := open(t)
 	go func() {
 		// The worker waits for the experiment, which Run makes.
-		w := openDB(t, path)
 		for workerCtx.Err() == nil {
 			sum, err := runner.Run(workerCtx, w, reg, runner.Spec{Queued: true, Experiment: "by-workers", Follow: true}, runner.Options{Jobs: 1})
 			if sudokulab.ErrorCode(err) != sudokulab.ENOTFOUND {

@@ -302,7 +302,7 @@ func (p queued) summary() Summary {
 func (p queued) work(ctx context.Context, d *db.DB, q *DBQueue, opts Options, sum *Summary) (Summary, error) {
 	wopts := WorkOptions{Options: opts, Lease: p.lease, Configs: p.configs, Poll: p.poll}
 	if p.byWorkers {
-		return Summary{}, waitForWorkers(ctx, q, wopts.withDefaults())
+		return Summary{}, waitForWorkers(ctx, d, q, wopts.withDefaults())
 	}
 	if !p.whileWorking {
 		return Work(ctx, q, p.cat, wopts)
@@ -337,20 +337,37 @@ func (p queued) work(ctx context.Context, d *db.DB, q *DBQueue, opts Options, su
 // waitForWorkers waits until the queue of q holds nothing left to do or
 // wait for, doing none of it: it looks 10ms after the start, backing off
 // up to busyPoll while there is work, up to opts.Poll while there is none
-// (a worker lost its claims, whose lease must lapse).
-func waitForWorkers(ctx context.Context, q Queue, opts WorkOptions) error {
-	idle := 10 * time.Millisecond
+// (a worker lost its claims, whose lease must lapse). On SQLite it counts
+// what is left only when another connection has committed since it last
+// counted (db.ChangeWatch), or opts.Poll after: a look then costs a
+// tenth of a count.
+func waitForWorkers(ctx context.Context, d *db.DB, q Queue, opts WorkOptions) error {
+	watch, err := d.WatchChanges(ctx)
+	if err != nil {
+		return err
+	}
+	defer watch.Close()
+	idle, limit := 10*time.Millisecond, opts.Poll
+	var seen int64
+	var counted time.Time
 	for {
-		left, err := q.Left(ctx)
+		v, ok, err := watch.Version(ctx)
 		if err != nil {
 			return err
 		}
-		if left.Done() {
-			return nil
-		}
-		limit := opts.Poll
-		if left.Pending > 0 || left.Running > 0 {
-			limit = min(limit, busyPoll)
+		if !ok || v != seen || time.Since(counted) >= opts.Poll {
+			left, err := q.Left(ctx)
+			if err != nil {
+				return err
+			}
+			if left.Done() {
+				return nil
+			}
+			seen, counted = v, time.Now()
+			limit = opts.Poll
+			if left.Pending > 0 || left.Running > 0 {
+				limit = min(limit, busyPoll)
+			}
 		}
 		select {
 		case <-ctx.Done():

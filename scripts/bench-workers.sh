@@ -104,10 +104,15 @@ for n in $workers; do
 	if [ -z "$first" ]; then
 		first=$rate
 		firstn=$n
+		firstbusy=$busy
 	fi
 	last=$rate
 	lastn=$n
+	lastbusy=$busy
 done
 echo
 echo "runs/s with $lastn workers over $firstn: $(echo "$last $first" | awk '{ printf "%.2f", $1 / $2 }')x"
+# What the waits alone allow: the ratio when each worker runs as fast as
+# the one did, which a machine with a free core per worker gives.
+echo "allowed by the workers' waits alone ($lastn x busy over $firstn x busy): $(echo "$lastn $lastbusy $firstn $firstbusy" | awk '{ printf "%.2f", ($1 * $2) / ($3 * $4) }')x"
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
