@@ -253,10 +253,17 @@ func TestLiveProgressInChromium(t *testing.T) {
 		if err == nil {
 			changes, err = chromedp.Run(tctx, chromedp.Evaluate[[]struct{ At, Done int64 }](`window.liveChanges`))
 		}
+		var stale string
+		if err == nil {
+			stale, err = chromedp.Run(tctx, chromedp.Evaluate[string](`(() => { const e = document.querySelector(".stale"); return e.hidden ? "" : e.textContent; })()`))
+		}
 		if err != nil {
 			t.Fatalf("the open page did not come to show all %d runs done (or was reloaded): %v", planned, err)
 		}
 
+		if want := fmt.Sprintf("%d runs recorded since this page was drawn", planned); !strings.Contains(stale, want) {
+			t.Errorf("the page says %q of the tables drawn before the runs, want %q", stale, want)
+		}
 		// The k-th run to end is counted once the page shows k done: its
 		// delay is from its end to the first change showing k or more.
 		ends := l.runEnds(t, liveRuns.Experiment)

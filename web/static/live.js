@@ -3,8 +3,9 @@
 // /experiments/NAME/events: the server sends the progress when it
 // changes); where the browser has no EventSource, or the stream fails for
 // good, it fetches the progress as JSON every second instead. Either way
-// it rewrites the totals and the two tables, with text only (textContent),
-// never markup, so names from the database cannot inject any.
+// it rewrites the totals and the two tables, and says how many runs the
+// rest of the page misses, with text only (textContent), never markup, so
+// names from the database cannot inject any.
 (function () {
   "use strict";
   var box = document.getElementById("progress");
@@ -47,6 +48,14 @@
     fill("configs", d.configs);
     fill("hosts", d.hosts);
     if (live) { live.hidden = false; }
+    // The tables and pictures below the progress are drawn once: say how
+    // many runs they miss.
+    var stale = document.querySelector(".stale[data-runs]");
+    if (stale) {
+      var missed = (d.totals.runs || 0) - Number(stale.getAttribute("data-runs"));
+      stale.querySelector("span").textContent = missed;
+      stale.hidden = missed <= 0;
+    }
   }
 
   function poll() {
