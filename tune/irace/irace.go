@@ -175,8 +175,10 @@ func targetRunner(e Export) string {
 set -eu
 config_id=$1 instance_id=$2 seed=$3 instance=$4
 shift 4
-config=$(%s -O csv %s "$@" --puzzle "$instance" --seed "$seed" 2>/dev/null | awk -F, 'NR == 2 { print $1 }')
-[ -n "$config" ] || { echo "target-runner: the run of configuration $config_id on puzzle $instance failed" >&2; exit 1; }
+err=$(mktemp)
+trap 'rm -f "$err"' EXIT
+config=$(%s -O csv %s "$@" --puzzle "$instance" --seed "$seed" 2>"$err" | awk -F, 'NR == 2 { print $1 }')
+[ -n "$config" ] || { echo "target-runner: the run of configuration $config_id on puzzle $instance failed:" >&2; tail -n 5 "$err" >&2; exit 1; }
 %s -O csv sql "SELECT %s FROM run_results r JOIN configs c ON c.id = r.config_id WHERE c.name = '$config' AND r.puzzle_id = $instance AND r.seed = $seed AND r.max_evaluations = %d AND r.max_generations = %d AND r.timeout_ms = %d" | tail -n 1
 `, quote(e.Sudokulab), quote(e.Run), quote(e.Sudokulab), e.Cost, e.MaxEvaluations, e.MaxGenerations, e.TimeoutMS)
 }
