@@ -258,6 +258,26 @@ func (p queued) do(ctx context.Context, d *db.DB, opts Options) (Summary, error)
 	}
 	q := &DBQueue{DB: d, Worker: Worker(opts.Host), ExperimentID: p.spec.ExperimentID, Lease: p.lease}
 	ws, err := p.work(ctx, d, q, opts, &sum)
+	// Another process on the experiment may queue its plan just after
+	// the work ran out (irace's target runners, two at a time, each a
+	// sudokulab run in one experiment): the work goes on with it, as it
+	// would have had it come a moment earlier, rather than finish
+	// reporting it undone.
+	for err == nil && !p.byWorkers {
+		if afterWork != nil {
+			afterWork()
+		}
+		left, lerr := q.Left(ctx)
+		if lerr != nil {
+			return sum, lerr
+		}
+		if !left.Claimable() {
+			break
+		}
+		var more Summary
+		more, err = Work(ctx, q, p.cat, WorkOptions{Options: opts, Lease: p.lease, Configs: p.configs, Poll: p.poll})
+		ws.add(more)
+	}
 	sum.Recorded, sum.Duplicates = ws.Recorded, ws.Duplicates
 	sum.Skipped = int(before)
 	if p.whileWorking {
@@ -395,6 +415,26 @@ func (p queued) finish(ctx context.Context, d *db.DB, q *DBQueue, sum *Summary) 
 	sum.ByOthers = max(0, sum.Total-sum.Skipped-sum.Recorded-sum.Duplicates-sum.Abandoned)
 	sum.Held, err = db.ExperimentRunCounts(ctx, d, p.spec.ExperimentID, p.spec.ConfigIDs)
 	return err
+}
+
+// afterWork, when set (by tests), is called each time the work of a
+// plan ran out, before the queue is looked at again.
+var afterWork func()
+
+// add counts into s what another Work call on the same configurations
+// did.
+func (s *Summary) add(o Summary) {
+	s.Recorded += o.Recorded
+	s.Duplicates += o.Duplicates
+	for i := range min(len(s.Configs), len(o.Configs)) {
+		c, m := &s.Configs[i], o.Configs[i]
+		c.Runs += m.Runs
+		c.Solved += m.Solved
+		c.SolvedEvaluations += m.SolvedEvaluations
+		c.SolvedGenerations += m.SolvedGenerations
+		c.SolvedNodes += m.SolvedNodes
+		c.Errors += m.Errors
+	}
 }
 
 // ConfigNames lists the names of Configs.

@@ -1,0 +1,8 @@
+package runner
+
+// SetAfterWork makes f run each time a plan's work runs out, before Run
+// looks at the queue again, until the returned func restores the default.
+func SetAfterWork(f func()) (restore func()) {
+	afterWork = f
+	return func() { afterWork = nil }
+}
