@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"sudokulab/raters"
 	"sudokulab/web"
 )
 
@@ -19,12 +20,13 @@ import (
 // writes (serve --write) in a headless Chromium, as a curator would: a
 // tag holding markup put on a selection shows as text on the pages, a
 // frozen selection becomes a collection with the table's order, a tag is
-// taken off a puzzle, a rate runs to done; a form sent without its token,
+// taken off a puzzle, a rate's open page follows it to done; a form sent without its token,
 // or from a page of another origin holding the right token, is refused
 // with 403 and writes nothing. No page reports a console or script error
 // or a Content-Security-Policy violation.
 func TestCurationInChromium(t *testing.T) {
-	l := newWriteLab(t, "", web.Options{})
+	g := &gate{release: make(chan struct{})}
+	l := newWriteLab(t, "", web.Options{Raters: raters.NewRegistry(g.info(), raters.GivensInfo())})
 	ctx, problems := browser(t, l.srv.URL)
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
@@ -119,19 +121,26 @@ func TestCurationInChromium(t *testing.T) {
 		t.Errorf("after taking the tag off, at %s with %d tags", at(), l.count(t, `SELECT COUNT(*) FROM puzzle_tags WHERE puzzle_id = ?`, ids[0]))
 	}
 
-	// A rate: its page, reloaded, comes to say done.
+	// A rate: its page says running while the gate holds it, then, once
+	// the rate is done, says so by itself (rate.js).
 	navigate("/puzzles?collection=nb-coin")
-	submit(`form[action="/puzzles/rate"]`, map[string]string{"rater": "givens"})
-	if !strings.HasPrefix(at(), "/rates/") {
-		t.Fatalf("after starting a rate, at %s", at())
+	submit(`form[action="/puzzles/rate"]`, map[string]string{"rater": "gate"})
+	if h := text("h1"); at() != "/rates/1" || h != "Rate 1: running" {
+		t.Fatalf("after starting a rate, at %s: %q", at(), h)
 	}
-	rate := at()
-	for !strings.HasSuffix(text("h1"), ": done") {
-		if h := text("h1"); !strings.HasSuffix(h, ": running") {
-			t.Fatalf("%s: %q, want running then done", rate, h)
+	g.open()
+	for {
+		h, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("h1") ? document.querySelector("h1").textContent : ""`))
+		if err == nil && h == "Rate 1: done" {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the open rate page did not come to say done: %q %v", h, err)
 		}
 		time.Sleep(50 * time.Millisecond)
-		navigate(rate)
+	}
+	if got := text("td"); got != "gate" {
+		t.Errorf("the done rate's page shows %q for its rater", got)
 	}
 
 	// Refused: the form without its token, then the right token from a
