@@ -13,7 +13,6 @@ import (
 
 	"sudokulab/db"
 	"sudokulab/figures"
-	"sudokulab/plots"
 )
 
 // experimentLinks are the links of the experiment list's columns.
@@ -275,13 +274,11 @@ func (s *Server) experiment(r *http.Request) (view, error) {
 }
 
 // experimentFigure is a picture of `sudokulab plot` the experiment page
-// shows: the function of package figures that draws it and the defaults
-// of the command's flags, so that /experiments/NAME/KIND.svg is the file
-// `sudokulab plot KIND --experiment NAME -o KIND.svg` writes.
+// shows, drawn with the command's defaults (figures.Defaults), so that
+// /experiments/NAME/KIND.svg is the file `sudokulab plot KIND --experiment
+// NAME -o KIND.svg` writes.
 type experimentFigure struct {
 	Kind string
-	draw func(context.Context, *db.DB, figures.Spec) (figures.Drawn, error)
-	spec figures.Spec
 	// Traced says the picture is drawn from trajectory points.
 	Traced bool
 	Alt    string
@@ -289,32 +286,23 @@ type experimentFigure struct {
 
 // experimentFigures are the experiment page's pictures, in its order.
 var experimentFigures = []experimentFigure{
-	{Kind: "success", draw: figures.Success, spec: figures.Spec{Rater: "human", By: "label", Options: plots.Options{Level: 0.95}},
-		Alt: "success rate of each configuration per difficulty label of the human rater, with its Wilson interval"},
-	{Kind: "ecdf", draw: figures.ECDF, spec: figures.Spec{X: "evaluations", Options: plots.Options{Resamples: 1000, Level: 0.95}},
-		Alt: "runtime ECDF: the fraction of each configuration's runs solved within each budget, with a bootstrap band"},
-	{Kind: "convergence", draw: figures.Convergence, spec: figures.Spec{X: "generations", Panels: "auto", Quantiles: []float64{0.25, 0.75}},
-		Traced: true, Alt: "median best cost of each configuration by generation, with its quartile band, one panel per puzzle"},
-	{Kind: "ert", draw: figures.ERT, spec: figures.Spec{X: "evaluations", LogY: true, Panels: "auto"},
-		Traced: true, Alt: "expected running time of each configuration to reach each target cost"},
+	{Kind: figures.KindSuccess, Alt: "success rate of each configuration per difficulty label of the human rater, with its Wilson interval"},
+	{Kind: figures.KindECDF, Alt: "runtime ECDF: the fraction of each configuration's runs solved within each budget, with a bootstrap band"},
+	{Kind: figures.KindConvergence, Traced: true,
+		Alt: "median best cost of each configuration by generation, with its quartile band, one panel per puzzle"},
+	{Kind: figures.KindERT, Traced: true, Alt: "expected running time of each configuration to reach each target cost"},
 }
 
 // figureHandler serves the experiment's picture f as SVG.
 func (s *Server) figureHandler(f experimentFigure) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		ctx := r.Context()
-		spec := f.spec
-		spec.Selection = db.RunSelection{Experiment: r.PathValue("name")}
-		spec.Options.Top = plots.MaxSeries
-		if err := figures.Check(ctx, s.db, spec.Selection); err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		drawn, err := s.figure(ctx, f, spec)
+		req := figures.Defaults(f.Kind)
+		req.Selection = db.RunSelection{Experiment: r.PathValue("name")}
+		fig, err := s.figure(r.Context(), req)
 		if err != nil {
 			s.fail(w, r, err)
 			return
 		}
-		writeFigure(w, r, s, drawn.Figure)
+		writeFigure(w, r, s, fig)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sudokulab/compare"
 	"sudokulab/db"
 	"sudokulab/figures"
+	"sudokulab/plots"
 	"sudokulab/report"
 )
 
@@ -38,14 +39,14 @@ func (s *Server) comparison(ctx context.Context, o compare.Options) (*compare.Re
 	return res, err
 }
 
-// figure returns the experiment's picture f drawn for spec, kept as
+// figure returns the picture req of an experiment, kept as
 // experimentReport keeps a report (the pictures read every run of the
 // experiment, some every trajectory point).
-func (s *Server) figure(ctx context.Context, f experimentFigure, spec figures.Spec) (figures.Drawn, error) {
-	d, _, err := keptValueOf(ctx, s.kept, "figure\x00"+f.Kind+"\x00"+spec.Selection.Experiment, keep{}, func(ctx context.Context) (figures.Drawn, error) {
-		return f.draw(ctx, s.db, spec)
+func (s *Server) figure(ctx context.Context, req figures.Request) (*plots.Figure, error) {
+	fig, _, err := keptValueOf(ctx, s.kept, "figure\x00"+req.Kind+"\x00"+req.Selection.Experiment, keep{}, func(ctx context.Context) (*plots.Figure, error) {
+		return req.Draw(ctx, s.db)
 	})
-	return d, err
+	return fig, err
 }
 
 // hasTrajectories tells whether the experiment called name has runs with
