@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,4 +64,38 @@ func byLevel(levels map[string]int) []string {
 	}
 	slices.SortStableFunc(labels, func(a, b string) int { return levels[a] - levels[b] })
 	return labels
+}
+
+// NewRatingFilter reads generate's --rating RATER:LOW..HIGH: the rater,
+// one of reg's that rates a new puzzle (not one that reads the runs of
+// stored puzzles), and its range (ParseRatingFilter), in levels when
+// levels(RATER) returns the rater's labels (the table rating_levels),
+// else in values. A spec without both parts, or a rater that reads the
+// database, is an EINVALID error; an unknown rater an ENOTFOUND one.
+func NewRatingFilter(ctx context.Context, reg *raters.Registry, spec string, levels func(rater string) (map[string]int, error)) (*RatingFilter, error) {
+	name, bounds, ok := strings.Cut(spec, ":")
+	if !ok || strings.TrimSpace(name) == "" {
+		return nil, sudokulab.Errorf(sudokulab.EINVALID, "--rating %q: want RATER:LOW..HIGH, such as human:hard..extreme", spec)
+	}
+	name = strings.TrimSpace(name)
+	info, err := reg.Lookup(name)
+	if err != nil {
+		return nil, fmt.Errorf("--rating %q: %w", spec, err)
+	}
+	if info.NeedsDB {
+		return nil, sudokulab.Errorf(sudokulab.EINVALID, "--rating %q: rater %s reads the runs of stored puzzles; it cannot rate new ones", spec, name)
+	}
+	r, err := info.New(ctx, raters.Env{})
+	if err != nil {
+		return nil, err
+	}
+	byLabel, err := levels(name)
+	if err != nil {
+		return nil, err
+	}
+	f, err := ParseRatingFilter(r, spec, bounds, byLabel)
+	if err != nil {
+		return nil, sudokulab.WrapError(sudokulab.EINVALID, err, "--rating %q", spec)
+	}
+	return f, nil
 }

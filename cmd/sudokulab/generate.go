@@ -128,37 +128,6 @@ func generateShape(shape, box string) (sudokulab.Shape, error) {
 	return s, nil
 }
 
-// ratingFilter reads --rating RATER:LOW..HIGH. The bounds are levels when
-// the table rating_levels has the rater's labels (a label or its number),
-// else values.
-func ratingFilter(ctx context.Context, d *db.DB, spec string) (*generator.RatingFilter, error) {
-	name, bounds, ok := strings.Cut(spec, ":")
-	if !ok || strings.TrimSpace(name) == "" {
-		return nil, sudokulab.Errorf(sudokulab.EINVALID, "--rating %q: want RATER:LOW..HIGH, such as human:hard..extreme", spec)
-	}
-	name = strings.TrimSpace(name)
-	info, err := raters.Default().Lookup(name)
-	if err != nil {
-		return nil, fmt.Errorf("--rating %q: %w", spec, err)
-	}
-	if info.NeedsDB {
-		return nil, sudokulab.Errorf(sudokulab.EINVALID, "--rating %q: rater %s reads the runs of stored puzzles; it cannot rate new ones", spec, name)
-	}
-	r, err := info.New(ctx, raters.Env{})
-	if err != nil {
-		return nil, err
-	}
-	levels, err := db.RatingLevels(ctx, d, name)
-	if err != nil {
-		return nil, err
-	}
-	f, err := generator.ParseRatingFilter(r, spec, bounds, levels)
-	if err != nil {
-		return nil, sudokulab.WrapError(sudokulab.EINVALID, err, "--rating %q", spec)
-	}
-	return f, nil
-}
-
 func runGenerate(ctx context.Context, cmd *cobra.Command, o *generateOptions) error {
 	opts, err := o.generatorOptions(cmd)
 	if err != nil {
@@ -170,7 +139,8 @@ func runGenerate(ctx context.Context, cmd *cobra.Command, o *generateOptions) er
 	}
 	defer d.Close()
 	if o.rating != "" {
-		if opts.Rating, err = ratingFilter(ctx, d, o.rating); err != nil {
+		levels := func(rater string) (map[string]int, error) { return db.RatingLevels(ctx, d, rater) }
+		if opts.Rating, err = generator.NewRatingFilter(ctx, raters.Default(), o.rating, levels); err != nil {
 			return err
 		}
 		if opts.RateTimeout, err = rateTimeout(cmd, o.rateTimeout, opts.Rating.Rater.Name()); err != nil {
