@@ -153,6 +153,11 @@ func (s *Server) freezeSelection(r *http.Request) (string, error) {
 	if err := sudokulab.CheckName("collection name", name); err != nil {
 		return "", sudokulab.WrapError(sudokulab.EINVALID, err, "freeze")
 	}
+	// Said here as the page would say it (the freeze refuses it too, in
+	// its transaction, with the command line's words).
+	if _, err := db.GetCollection(ctx, s.db, name); err == nil {
+		return "", sudokulab.Errorf(sudokulab.ECONFLICT, "collection %s exists: choose another name", name)
+	}
 	q, sel, err := s.selection(ctx, r)
 	if err != nil {
 		return "", err

@@ -237,7 +237,7 @@ func TestFreezeSelection(t *testing.T) {
 		before := l.state(t)
 		_, tok := l.page(t, "/puzzles")
 		code, _, body := l.post(t, "/puzzles/freeze", url.Values{"csrf": {tok}, "selection": {"givens=40"}, "name": {"frozen-0"}})
-		if code != http.StatusBadRequest || !strings.Contains(body, "exists") {
+		if code != http.StatusBadRequest || !strings.Contains(body, "collection frozen-0 exists: choose another name") {
 			t.Errorf("freeze onto an existing name: %d %s", code, body)
 		}
 		code, _, body = l.post(t, "/puzzles/freeze", url.Values{"csrf": {tok}, "selection": {"givens=x"}, "name": {"bad"}})
