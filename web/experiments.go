@@ -111,7 +111,7 @@ type experimentData struct {
 	CompareURL string `json:"compare_url,omitempty"`
 	// Figures are the pictures of `plot` drawn from its runs (those
 	// drawn from trajectory points only when some run has them).
-	Figures []experimentFigure `json:"-"`
+	Figures []experimentFigure `json:"figures"`
 }
 
 // experimentRuns is how many runs the experiment page lists.
@@ -235,7 +235,7 @@ func (s *Server) experiment(r *http.Request) (view, error) {
 		return view{}, err
 	}
 	d := experimentData{Name: name, Progress: p, Success: []successRow{},
-		RunsSQL: "/sql?" + url.Values{"sql": {"SELECT * FROM experiment_run_results WHERE experiment = '" +
+		Figures: []experimentFigure{}, RunsSQL: "/sql?" + url.Values{"sql": {"SELECT * FROM experiment_run_results WHERE experiment = '" +
 			strings.ReplaceAll(name, "'", "''") + "' ORDER BY solved, id DESC"}}.Encode()}
 	runs, err := db.ExperimentRunTable(r.Context(), s.db, name, experimentRuns)
 	if err != nil {
@@ -263,6 +263,7 @@ func (s *Server) experiment(r *http.Request) (view, error) {
 		}
 		for _, f := range experimentFigures {
 			if traced || !f.Traced {
+				f.URL = "/experiments/" + url.PathEscape(name) + "/" + f.Kind + ".svg"
 				d.Figures = append(d.Figures, f)
 			}
 		}
@@ -278,10 +279,12 @@ func (s *Server) experiment(r *http.Request) (view, error) {
 // /experiments/NAME/KIND.svg is the file `sudokulab plot KIND --experiment
 // NAME -o KIND.svg` writes.
 type experimentFigure struct {
-	Kind string
+	Kind string `json:"kind"`
 	// Traced says the picture is drawn from trajectory points.
-	Traced bool
-	Alt    string
+	Traced bool   `json:"-"`
+	Alt    string `json:"alt"`
+	// URL is the picture's, on an experiment's page.
+	URL string `json:"url,omitempty"`
 }
 
 // experimentFigures are the experiment page's pictures, in its order.

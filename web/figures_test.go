@@ -15,11 +15,21 @@ func TestExperimentFigures(t *testing.T) {
 		all := []string{"success", "ecdf", "convergence", "ert"}
 		shown := func() []string {
 			page := l.getHTML(t, "/experiments/example-samples")
+			var data struct {
+				Figures []struct{ Kind, URL string } `json:"figures"`
+			}
+			l.getJSON(t, "/experiments/example-samples.json", &data)
 			var kinds []string
-			for _, k := range all {
+			for i, k := range all {
 				if strings.Contains(page, `<img class="plot" src="/experiments/example-samples/`+k+`.svg"`) {
 					kinds = append(kinds, k)
+					if i >= len(data.Figures) || data.Figures[i].Kind != k || data.Figures[i].URL != "/experiments/example-samples/"+k+".svg" {
+						t.Errorf("the JSON lists the pictures %+v, the page shows %s", data.Figures, k)
+					}
 				}
+			}
+			if len(data.Figures) != len(kinds) {
+				t.Errorf("the JSON lists %d pictures, the page shows %v", len(data.Figures), kinds)
 			}
 			return kinds
 		}
