@@ -15,7 +15,6 @@ import (
 	"sudokulab/generator"
 	"sudokulab/internal/progress"
 	"sudokulab/raters"
-	"sudokulab/symmetry"
 )
 
 type generateOptions struct {
@@ -41,10 +40,6 @@ type generateOptions struct {
 	// each transaction (tests interrupt with it).
 	committed func(puzzles int)
 }
-
-// generatorName is recorded with every generated puzzle and as the
-// format of the generation's row in imports.
-const generatorName = "generate"
 
 func newGenerateCmd(opts *options) *cobra.Command {
 	o := &generateOptions{options: opts}
@@ -151,41 +146,21 @@ func runGenerate(ctx context.Context, cmd *cobra.Command, o *generateOptions) er
 	if err != nil {
 		return err
 	}
-	prov := generator.NewProvenance("sudokulab "+generatorName, opts, o.seed, o.count, o.rating)
-	optionsJSON := prov.JSON()
-	w, err := d.BeginGeneration(ctx, db.Generation{Collection: o.collection, Count: o.count, Batch: o.batch, Every: o.every,
-		Import: sudokulab.Import{FileName: "sudokulab generate " + prov.Args(), FileSHA256: prov.SHA256(), Format: generatorName},
-		Notes: func(state string) string {
-			return "generator " + generatorName + " " + generator.Version + "\noptions " + optionsJSON + "\n" + state
-		},
-		Committed: o.committed})
+	prov := generator.NewProvenance("sudokulab "+generator.Format, opts, o.seed, o.count, o.rating)
+	var bar *progress.Work
+	st, err := generator.Store(ctx, d, gen, prov, generator.StoreOptions{Collection: o.collection, Count: o.count, Jobs: o.jobs,
+		Batch: o.batch, Every: o.every, Committed: o.committed,
+		Start: func() { bar = progress.NewWork(cmd.ErrOrStderr(), "generate", o.count) },
+		Made:  func() { bar.Add(1, "") }})
+	if bar != nil {
+		bar.Finish()
+	}
 	if err != nil {
 		return err
 	}
-	bar := progress.NewWork(cmd.ErrOrStderr(), "generate", o.count)
-	var canon symmetry.Canonicalizer
-	genErr := gen.Generate(ctx, 0, o.count, o.jobs, func(p generator.Puzzle) error {
-		row, err := generatedRow(p, prov, &canon)
-		if err != nil {
-			return err
-		}
-		bar.Add(1, "")
-		return w.Add(ctx, row)
-	})
-	bar.Finish()
-	err = w.Finish(ctx, func(written int) string {
-		if genErr != nil {
-			return fmt.Sprintf("stopped after %d of %d puzzles: %v", written, o.count, genErr)
-		}
-		return "done"
-	})
-	if err != nil {
-		return err
-	}
-	im := w.Import()
 	fmt.Fprintf(cmd.OutOrStdout(), "generated %d puzzles into %s (seed %d): %d new, %d already stored; import %d\n",
-		w.Written(), o.collection, o.seed, im.PuzzlesNew, im.PuzzlesDuplicate, im.ID)
-	return genErr
+		st.Written, o.collection, o.seed, st.Import.PuzzlesNew, st.Import.PuzzlesDuplicate, st.Import.ID)
+	return st.Err
 }
 
 // generatorOptions reads the flags into the generator's options (the
@@ -218,21 +193,6 @@ func (o *generateOptions) generatorOptions(cmd *cobra.Command) (generator.Option
 	}
 	return generator.Options{Shape: shape, Seed: uint64(o.seed), Symmetry: sym, Minimal: o.minimal, Givens: givens,
 		MaxAttempts: o.maxAttempts, CountTimeout: o.countTimeout, RateTimeout: o.rateTimeout}, nil
-}
-
-// generatedRow is a generated puzzle as stored: counted, with its
-// symmetry form (9x9), its rating, and its provenance as the metadata of
-// its membership, labelled gen-SEED-INDEX.
-func generatedRow(p generator.Puzzle, prov generator.Provenance, canon *symmetry.Canonicalizer) (db.ImportRow, error) {
-	pz, err := p.Stored(canon)
-	if err != nil {
-		return db.ImportRow{}, err
-	}
-	row := db.ImportRow{Puzzle: pz, Membership: prov.Membership(p)}
-	if p.Rating != nil {
-		row.Ratings = []sudokulab.Rating{*p.Rating}
-	}
-	return row, nil
 }
 
 // rateTimeout is the time limit of one rating of a candidate: --rate-timeout
