@@ -143,6 +143,7 @@ func (b *builder) tuning(v db.TuningView) (Tuning, error) {
 		}
 	}
 	if len(v.Candidates) == 0 {
+		b.tuningTest(&t)
 		return t, nil
 	}
 	first, err := tunedConfig(v.Candidates[0], v.Steps, t.Params, nil)

@@ -190,3 +190,34 @@ func TestNoTuningSection(t *testing.T) {
 		t.Errorf("%d tunings; the page links or holds a tuning's section at byte %d", len(r.Tunings), i)
 	}
 }
+
+// TestTuningSectionRacing reports on a tuning that has recorded nothing
+// of its race yet (killed at its start): the section says it is still
+// racing, draws no race and shows no elites.
+func TestTuningSectionRacing(t *testing.T) {
+	d := fixture(t)
+	tu := db.Tuning{Name: "early", ExperimentID: 1, Solver: "franco-tabu", TrainWhere: "id = 1", TestWhere: "id = 2",
+		Space: `{"param":{"tabu-tenure":"1..50"},"preset":"","set":null}`, Objective: "effort", BudgetRuns: 50, Seed: 1,
+		Budget: db.Budget{MaxEvaluations: 100}}
+	if _, err := db.EnsureTuning(context.Background(), d, &tu); err != nil {
+		t.Fatal(err)
+	}
+	r := build(t, d, report.Options{Experiment: "e1"})
+	if len(r.Tunings) != 1 || r.Tunings[0].State != "racing" || len(r.Tunings[0].Elites) != 0 || r.Tunings[0].Test != nil {
+		t.Fatalf("tunings %+v, want one still racing, without elites or test", r.Tunings)
+	}
+	report.DrawFigures(context.Background(), d, r, "e1", 0.95)
+	var b bytes.Buffer
+	if err := report.Render(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	s := section(t, b.String())
+	for _, want := range []string{"The tuning is still racing", "not drawn: plots: race: no race step", "No elites yet"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the section lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "tuning-elites") {
+		t.Errorf("the section shows elites of a tuning that has none:\n%s", s)
+	}
+}
