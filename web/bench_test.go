@@ -22,9 +22,9 @@ import (
 
 // BenchmarkPages measures the server time of each page kind with a warm
 // cache and reports its median and 95th percentile (p50-ms, p95-ms), and
-// at the end the server's memory: the heap in use, the memory taken from
-// the system (runtime.MemStats) and the most resident memory the process
-// had (VmHWM). Run each page kind 200 times with
+// at the end (memory) the server's memory: the heap in use, the memory
+// taken from the system (runtime.MemStats) and the most resident memory
+// the process had (VmHWM), in MB. Run each page kind 200 times with
 //
 //	SUDOKULAB_SCALE_LAB=/work/scale/lab.db go test ./web -run '^$' -bench Pages -benchtime 200x
 //
@@ -91,16 +91,18 @@ func BenchmarkPages(b *testing.B) {
 		b.ReportMetric(float64(cold.Microseconds())/1000, "ms")
 	})
 	pages = benchPages(b, get)
-	defer func() {
+	defer b.Run("memory", func(b *testing.B) {
 		// What the server holds once every page was served: the heap in
 		// use after a collection, what the Go runtime took from the
 		// system, and the process's peak resident memory.
 		goruntime.GC()
 		var m goruntime.MemStats
 		goruntime.ReadMemStats(&m)
-		b.Logf("memory after the pages: heap in use %.1f MB, from the OS %.1f MB, peak resident (VmHWM) %s",
-			float64(m.HeapInuse)/1e6, float64(m.Sys)/1e6, vmHWM())
-	}()
+		b.ReportMetric(float64(m.HeapInuse)/1e6, "heap-inuse-MB")
+		b.ReportMetric(float64(m.Sys)/1e6, "sys-MB")
+		b.ReportMetric(vmHWM(b), "peak-rss-MB")
+		b.ReportMetric(0, "ns/op")
+	})
 	for _, p := range pages {
 		b.Run(p, func(b *testing.B) {
 			get(b, p) // warm
@@ -150,22 +152,38 @@ func benchPages(b *testing.B, get func(*testing.B, string) (time.Duration, []byt
 		return best
 	}
 	coll, exp := biggest(colls, 1), biggest(exps, 4)
-	var ex struct {
+	// The pictures but the first and the comparison read the runs one
+	// by one, which the server does for experiments of at most 50,000
+	// runs: they are measured on the biggest of those.
+	var small struct{ Rows [][]any }
+	for _, row := range exps.Rows {
+		if v, ok := row[4].(float64); ok && v <= 50000 {
+			small.Rows = append(small.Rows, row)
+		}
+	}
+	mid := biggest(small, 4)
+	type expPage struct {
 		Runs       struct{ Rows [][]any } `json:"runs"`
 		CompareURL string                 `json:"compare_url"`
 	}
-	_, body := get(b, "/experiments/"+url.PathEscape(exp)+".json")
-	if err := json.Unmarshal(body, &ex); err != nil || len(ex.Runs.Rows) == 0 || ex.CompareURL == "" {
-		b.Fatalf("experiment %s: %v, %d runs, compare %q", exp, err, len(ex.Runs.Rows), ex.CompareURL)
+	var ex, mx expPage
+	for _, x := range []struct {
+		name string
+		v    *expPage
+	}{{exp, &ex}, {mid, &mx}} {
+		_, body := get(b, "/experiments/"+url.PathEscape(x.name)+".json")
+		if err := json.Unmarshal(body, x.v); err != nil || len(x.v.Runs.Rows) == 0 || x.v.CompareURL == "" {
+			b.Fatalf("experiment %s: %v, %d runs, compare %q", x.name, err, len(x.v.Runs.Rows), x.v.CompareURL)
+		}
 	}
 	run := fmt.Sprint(ex.Runs.Rows[0][0])
 	var pz struct{ Rows []struct{ ID int64 } }
-	_, body = get(b, "/puzzles.json?sort=id&desc=1&size=1")
+	_, body := get(b, "/puzzles.json?sort=id&desc=1&size=1")
 	if err := json.Unmarshal(body, &pz); err != nil || len(pz.Rows) == 0 {
 		b.Fatalf("last puzzle: %v", err)
 	}
 	last := strconv.FormatInt(pz.Rows[0].ID, 10)
-	e := "/experiments/" + url.PathEscape(exp)
+	e, m := "/experiments/"+url.PathEscape(exp), "/experiments/"+url.PathEscape(mid)
 	c := url.QueryEscape(coll)
 	return []string{
 		"/", "/index.json",
@@ -180,7 +198,8 @@ func benchPages(b *testing.B, get func(*testing.B, string) (time.Duration, []byt
 		"/puzzles?sort=created_at&desc=1", "/puzzles?sort=solution_count",
 		"/puzzles/" + last, "/puzzles/" + last + ".json", "/puzzles/" + last + "/grid.svg", "/puzzles/" + last + "/path",
 		"/collections", "/collections/" + url.PathEscape(coll),
-		"/experiments", e, e + ".json", e + "/progress.json", e + "/success.svg", e + "/ecdf.svg", e + "/convergence.svg", e + "/ert.svg", ex.CompareURL,
+		"/experiments", e, e + ".json", e + "/progress.json", e + "/success.svg",
+		m, m + "/ecdf.svg", m + "/convergence.svg", m + "/ert.svg", mx.CompareURL,
 		"/runs/" + run, "/runs/" + run + ".json", "/runs/" + run + "/trajectory.svg",
 		"/sql?sql=" + url.QueryEscape("SELECT id, grid FROM puzzles WHERE givens = 17 ORDER BY id DESC LIMIT 20"),
 		"/sql.json?sql=" + url.QueryEscape("SELECT COUNT(*) FROM collections"),
@@ -230,19 +249,24 @@ func smallLab(b *testing.B) string {
 	return path
 }
 
-// vmHWM is the process's peak resident memory as /proc/self/status says
-// it, or why it is unknown.
-func vmHWM() string {
+// vmHWM is the process's peak resident memory in MB, as
+// /proc/self/status says it (VmHWM).
+func vmHWM(b *testing.B) float64 {
 	f, err := os.Open("/proc/self/status")
 	if err != nil {
-		return "unknown (" + err.Error() + ")"
+		b.Fatal(err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			return strings.TrimSpace(v)
+			kb, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
+			if err != nil {
+				b.Fatalf("VmHWM %q: %v", v, err)
+			}
+			return kb / 1000
 		}
 	}
-	return "unknown (no VmHWM in /proc/self/status)"
+	b.Fatal("no VmHWM in /proc/self/status")
+	return 0
 }

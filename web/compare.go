@@ -6,6 +6,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/compare"
+	"sudokulab/db"
 )
 
 // The comparison of two configurations of an experiment, picked on its
@@ -89,6 +90,17 @@ func (s *Server) compare(r *http.Request) (view, error) {
 	}
 	if d.A == d.B {
 		return view{}, sudokulab.Errorf(sudokulab.EINVALID, "compare %s with another configuration, not itself", d.A)
+	}
+	var runs int64
+	if ci, ri := p.Configs.column("config"), p.Configs.column("runs"); ci >= 0 && ri >= 0 {
+		for _, row := range p.Configs.Rows {
+			if c := cellText(row[ci]); c == d.A || c == d.B {
+				runs += int64(db.Number(row[ri]))
+			}
+		}
+	}
+	if err := bigExperiment(name, runs, "a comparison of two configurations", "sudokulab compare --experiment NAME A B"); err != nil {
+		return view{}, err
 	}
 	res, err := s.comparison(ctx, compare.Options{A: d.A, B: d.B, Experiment: name, Resamples: reportResamples})
 	if err != nil {

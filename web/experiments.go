@@ -51,6 +51,12 @@ func (s *Server) progressOf(r *http.Request, name string) (progressData, error) 
 	if _, err := db.ExperimentID(ctx, s.db, name); err != nil {
 		return progressData{}, err
 	}
+	return s.keptProgress(ctx, name)
+}
+
+// keptProgress returns the progress of the experiment called name, kept
+// (progressKeep).
+func (s *Server) keptProgress(ctx context.Context, name string) (progressData, error) {
 	d, _, err := keptValueOf(ctx, s.kept, "progress\x00"+name, progressKeep, func(ctx context.Context) (progressData, error) {
 		return s.readProgress(ctx, name)
 	})
@@ -243,7 +249,16 @@ func (s *Server) experiment(r *http.Request) (view, error) {
 	}
 	d.Runs = tableOf(runs)
 	d.Runs.Links = runLinks
-	if p.Totals["runs"] > 0 {
+	if runs := p.Totals["runs"]; runs > webRunLimit {
+		head, _, err := s.db.ExperimentHead(r.Context(), name)
+		if err != nil {
+			return view{}, err
+		}
+		if d.Success, err = s.successCounts(r.Context(), name); err != nil {
+			return view{}, err
+		}
+		d.Description, d.Level, d.Notes = head.Description, successLevel, []string{bigExperimentNote(name, runs)}
+	} else if runs > 0 {
 		rep, err := s.experimentReport(r.Context(), name)
 		if err != nil {
 			return view{}, err
@@ -262,7 +277,7 @@ func (s *Server) experiment(r *http.Request) (view, error) {
 			return view{}, err
 		}
 		for _, f := range experimentFigures {
-			if traced || !f.Traced {
+			if (traced || !f.Traced) && (f.Kind == "success" || p.Totals["runs"] <= webRunLimit) {
 				f.URL = "/experiments/" + url.PathEscape(name) + "/" + f.Kind + ".svg"
 				d.Figures = append(d.Figures, f)
 			}

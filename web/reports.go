@@ -1,9 +1,14 @@
 package web
 
 import (
+	"cmp"
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 
+	"sudokulab"
 	"sudokulab/compare"
 	"sudokulab/db"
 	"sudokulab/figures"
@@ -43,6 +48,15 @@ func (s *Server) comparison(ctx context.Context, o compare.Options) (*compare.Re
 // experimentReport keeps a report (the pictures read every run of the
 // experiment, some every trajectory point).
 func (s *Server) figure(ctx context.Context, req figures.Request) (*plots.Figure, error) {
+	if req.Kind != "success" {
+		p, err := s.keptProgress(ctx, req.Selection.Experiment)
+		if err != nil {
+			return nil, err
+		}
+		if err := bigExperiment(req.Selection.Experiment, p.Totals["runs"], "this picture", "sudokulab plot "+req.Kind+" --experiment NAME"); err != nil {
+			return nil, err
+		}
+	}
 	fig, _, err := keptValueOf(ctx, s.kept, "figure\x00"+req.Kind+"\x00"+req.Selection.Experiment, keep{}, func(ctx context.Context) (*plots.Figure, error) {
 		return req.Draw(ctx, s.db)
 	})
@@ -57,4 +71,58 @@ func (s *Server) hasTrajectories(ctx context.Context, name string) (bool, error)
 		return s.db.HasTrajectories(ctx, db.RunSelection{Experiment: name})
 	})
 	return traced, err
+}
+
+// webRunLimit bounds the runs of an experiment the server reads one by
+// one (the report's bootstrap intervals, the pictures but the success
+// rates, a comparison): for the 400,000 runs of the scale lab's biggest
+// experiment (docs/web.md) they took a minute or more each and 0.2 to
+// 1.7 GB. Above it the page shows each configuration's success counted
+// in the database, with its Wilson interval but without ERT, and says that
+// sudokulab report, plot and compare give the rest.
+const webRunLimit = 50000
+
+// successLevel is the confidence level of the intervals the page shows.
+const successLevel = 0.95
+
+// bigExperiment returns an EINVALID error, saying which command does it,
+// when an experiment of runs runs is too big for the server to read what
+// (see webRunLimit).
+func bigExperiment(name string, runs int64, what, command string) error {
+	if runs <= webRunLimit {
+		return nil
+	}
+	return sudokulab.Errorf(sudokulab.EINVALID, "experiment %s has %d runs, more than the %d the server reads one by one for %s: %s does it",
+		name, runs, webRunLimit, what, command)
+}
+
+// successCounts returns the success rows of the experiment called name
+// counted in the database (db.ExperimentSuccess), best first, kept as
+// experimentReport keeps a report.
+func (s *Server) successCounts(ctx context.Context, name string) ([]successRow, error) {
+	counts, _, err := keptValueOf(ctx, s.kept, "success\x00"+name, keep{}, func(ctx context.Context) ([]db.ConfigSuccess, error) {
+		return db.ExperimentSuccess(ctx, s.db, name)
+	})
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]successRow, 0, len(counts))
+	for _, c := range counts {
+		rate := float64(c.Solved) / float64(c.Runs)
+		lo, hi := plots.Wilson(c.Solved, c.Runs, successLevel)
+		rows = append(rows, successRow{Config: c.Config, Solver: c.Solver, Puzzles: c.Puzzles, Solved: c.Solved, Runs: c.Runs,
+			Rate: finite(rate), SuccessLow: finite(lo), SuccessHigh: finite(hi)})
+	}
+	slices.SortStableFunc(rows, func(a, b successRow) int {
+		return cmp.Or(cmp.Compare(*b.Rate, *a.Rate), strings.Compare(a.Config, b.Config))
+	})
+	return rows, nil
+}
+
+// bigExperimentNote says what the page of an experiment too big to read
+// run by run leaves out.
+func bigExperimentNote(name string, runs int64) string {
+	return fmt.Sprintf("This experiment has %d runs, more than the %d the server reads one by one: the success rates are counted in the database, "+
+		"without ERT and its interval and without the pictures but the first (sudokulab report --experiment %s and sudokulab plot draw them).",
+		runs, webRunLimit, name)
 }
