@@ -142,3 +142,48 @@ func TestComparisonListsItsFirstPuzzles(t *testing.T) {
 		t.Error("the page does not say it lists the first 200 puzzles")
 	}
 }
+
+// TestBigExperimentCountedInTheDatabase gives an experiment more runs than
+// the server reads one by one: its page shows each configuration's
+// success as SQL counts it, says what it leaves out, and the pictures that
+// read every run and comparisons are refused with the command to use.
+func TestBigExperimentCountedInTheDatabase(t *testing.T) {
+	l := newLab(t)
+	l.exec(t, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 25001)
+		INSERT INTO runs (experiment_id, puzzle_id, config_id, seed, max_generations, status, evaluations, generations,
+			best_cost, started_at, finished_at)
+		SELECT 1, 1, c.id, 1000 + n.i, 77, CASE WHEN (n.i + c.id) % 4 = 0 THEN 'unsolved' ELSE 'solved' END, 100, 1,
+		       CASE WHEN (n.i + c.id) % 4 = 0 THEN 2 ELSE 0 END, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:01.000Z'
+		FROM n, configs c WHERE c.name IN ('acs-eq1', 'franco-table3')`)
+	l.exec(t, `INSERT INTO experiment_runs (experiment_id, run_id) SELECT 1, id FROM runs WHERE max_generations = 77`)
+	var e struct {
+		Success []struct {
+			Config       string
+			Runs, Solved int
+			Success      *float64 `json:"success"`
+			Low          *float64 `json:"success_low"`
+			High         *float64 `json:"success_high"`
+		} `json:"success"`
+		Notes []string `json:"notes"`
+	}
+	l.getJSON(t, "/experiments/example-samples.json", &e)
+	if len(e.Notes) != 1 || !strings.Contains(e.Notes[0], "sudokulab report --experiment example-samples") {
+		t.Errorf("notes %q", e.Notes)
+	}
+	for _, s := range e.Success {
+		runs := l.count(t, `SELECT COUNT(*) FROM experiment_run_results WHERE experiment = 'example-samples' AND config = ? AND status IN ('solved', 'unsolved', 'timeout')`, s.Config)
+		solved := l.count(t, `SELECT COUNT(*) FROM experiment_run_results WHERE experiment = 'example-samples' AND config = ? AND status = 'solved'`, s.Config)
+		if int64(s.Runs) != runs || int64(s.Solved) != solved || s.Success == nil || s.Low == nil || s.High == nil ||
+			!(*s.Low <= *s.Success && *s.Success <= *s.High) {
+			t.Errorf("%s: %d of %d solved, %v [%v, %v]; SQL %d of %d", s.Config, s.Solved, s.Runs, s.Success, s.Low, s.High, solved, runs)
+		}
+	}
+	if code, _, _ := l.get(t, "/experiments/example-samples/success.svg"); code != 200 {
+		t.Errorf("success.svg: %d", code)
+	}
+	for _, p := range []string{"/experiments/example-samples/ecdf.svg", "/experiments/example-samples/compare?a=acs-eq1&b=franco-table3"} {
+		if code, _, body := l.get(t, p); code != 400 || !strings.Contains(body, "more than the 50000") {
+			t.Errorf("%s: %d %.300s", p, code, body)
+		}
+	}
+}

@@ -53,7 +53,7 @@ func (s *Server) figure(ctx context.Context, req figures.Request) (*plots.Figure
 		if err != nil {
 			return nil, err
 		}
-		if err := bigExperiment(req.Selection.Experiment, p.Totals["runs"], "this picture", "sudokulab plot "+req.Kind+" --experiment NAME"); err != nil {
+		if err := bigExperiment("experiment "+req.Selection.Experiment, p.Totals["runs"], "this picture", "sudokulab plot "+req.Kind+" --experiment NAME -o FILE.svg"); err != nil {
 			return nil, err
 		}
 	}
@@ -92,7 +92,7 @@ func bigExperiment(name string, runs int64, what, command string) error {
 	if runs <= webRunLimit {
 		return nil
 	}
-	return sudokulab.Errorf(sudokulab.EINVALID, "experiment %s has %d runs, more than the %d the server reads one by one for %s: %s does it",
+	return sudokulab.Errorf(sudokulab.EINVALID, "%s: %d runs, more than the %d the server reads one by one for %s: %s does it",
 		name, runs, webRunLimit, what, command)
 }
 
