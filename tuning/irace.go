@@ -14,7 +14,7 @@ import (
 // costSQL is the cost of a run by each objective, as an expression over
 // run_results r: the same costs as the racer's (lab.costs).
 var costSQL = map[string]string{
-	PAR10:   "CASE WHEN r.solved = 1 THEN r.cpu_seconds ELSE 10 * r.timeout_ms / 1000.0 END",
+	PAR10:   fmt.Sprintf("CASE WHEN r.solved = 1 THEN FLOOR(r.cpu_seconds * %d) / %d.0 ELSE 10 * r.timeout_ms / 1000.0 END", cpuTicks, cpuTicks),
 	Effort:  "CASE WHEN r.solved = 1 THEN r.effort ELSE 10 * r.max_evaluations END",
 	Success: "1 - r.solved",
 }
