@@ -154,14 +154,18 @@ func benchPages(b *testing.B, get func(*testing.B, string) (time.Duration, []byt
 	coll, exp := biggest(colls, 1), biggest(exps, 4)
 	// The pictures but the first and the comparison read the runs one
 	// by one, which the server does for experiments of at most 50,000
-	// runs: they are measured on the biggest of those.
-	var small struct{ Rows [][]any }
-	for _, row := range exps.Rows {
-		if v, ok := row[4].(float64); ok && v <= 50000 {
-			small.Rows = append(small.Rows, row)
+	// runs (10,000 for the pictures of trajectories): they are measured
+	// on the biggest of those.
+	below := func(n float64) string {
+		var small struct{ Rows [][]any }
+		for _, row := range exps.Rows {
+			if v, ok := row[4].(float64); ok && v <= n {
+				small.Rows = append(small.Rows, row)
+			}
 		}
+		return biggest(small, 4)
 	}
-	mid := biggest(small, 4)
+	mid, tiny := below(50000), below(10000)
 	type expPage struct {
 		Runs       struct{ Rows [][]any } `json:"runs"`
 		CompareURL string                 `json:"compare_url"`
@@ -183,7 +187,7 @@ func benchPages(b *testing.B, get func(*testing.B, string) (time.Duration, []byt
 		b.Fatalf("last puzzle: %v", err)
 	}
 	last := strconv.FormatInt(pz.Rows[0].ID, 10)
-	e, m := "/experiments/"+url.PathEscape(exp), "/experiments/"+url.PathEscape(mid)
+	e, m, t := "/experiments/"+url.PathEscape(exp), "/experiments/"+url.PathEscape(mid), "/experiments/"+url.PathEscape(tiny)
 	c := url.QueryEscape(coll)
 	return []string{
 		"/", "/index.json",
@@ -199,7 +203,7 @@ func benchPages(b *testing.B, get func(*testing.B, string) (time.Duration, []byt
 		"/puzzles/" + last, "/puzzles/" + last + ".json", "/puzzles/" + last + "/grid.svg", "/puzzles/" + last + "/path",
 		"/collections", "/collections/" + url.PathEscape(coll),
 		"/experiments", e, e + ".json", e + "/progress.json", e + "/success.svg",
-		m, m + "/ecdf.svg", m + "/convergence.svg", m + "/ert.svg", mx.CompareURL,
+		m, m + "/ecdf.svg", t + "/convergence.svg", t + "/ert.svg", mx.CompareURL,
 		"/runs/" + run, "/runs/" + run + ".json", "/runs/" + run + "/trajectory.svg",
 		"/sql?sql=" + url.QueryEscape("SELECT id, grid FROM puzzles WHERE givens = 17 ORDER BY id DESC LIMIT 20"),
 		"/sql.json?sql=" + url.QueryEscape("SELECT COUNT(*) FROM collections"),

@@ -99,7 +99,7 @@ func (s *Server) compare(r *http.Request) (view, error) {
 			}
 		}
 	}
-	if err := bigExperiment("configurations "+d.A+" and "+d.B+" of experiment "+name, runs, "a comparison", "sudokulab compare --experiment NAME --config A --config B"); err != nil {
+	if err := bigExperiment("configurations "+d.A+" and "+d.B+" of experiment "+name, runs, webRunLimit, "a comparison", "sudokulab compare --experiment NAME --config A --config B"); err != nil {
 		return view{}, err
 	}
 	res, err := s.comparison(ctx, compare.Options{A: d.A, B: d.B, Experiment: name, Resamples: reportResamples})

@@ -277,7 +277,11 @@ func (s *Server) experiment(r *http.Request) (view, error) {
 			return view{}, err
 		}
 		for _, f := range experimentFigures {
-			if (traced || !f.Traced) && (f.Kind == "success" || p.Totals["runs"] <= webRunLimit) {
+			limit := int64(webRunLimit)
+			if f.Traced {
+				limit = webTracedRunLimit
+			}
+			if (traced || !f.Traced) && (f.Kind == "success" || p.Totals["runs"] <= limit) {
 				f.URL = "/experiments/" + url.PathEscape(name) + "/" + f.Kind + ".svg"
 				d.Figures = append(d.Figures, f)
 			}

@@ -181,8 +181,9 @@ func TestBigExperimentCountedInTheDatabase(t *testing.T) {
 	if code, _, _ := l.get(t, "/experiments/example-samples/success.svg"); code != 200 {
 		t.Errorf("success.svg: %d", code)
 	}
-	for _, p := range []string{"/experiments/example-samples/ecdf.svg", "/experiments/example-samples/compare?a=acs-eq1&b=franco-table3"} {
-		if code, _, body := l.get(t, p); code != 400 || !strings.Contains(body, "more than the 50000") {
+	for p, limit := range map[string]string{"/experiments/example-samples/ecdf.svg": "50000", "/experiments/example-samples/convergence.svg": "10000",
+		"/experiments/example-samples/compare?a=acs-eq1&b=franco-table3": "50000"} {
+		if code, _, body := l.get(t, p); code != 400 || !strings.Contains(body, "more than the "+limit) {
 			t.Errorf("%s: %d %.300s", p, code, body)
 		}
 	}
