@@ -34,6 +34,7 @@ const (
 	MergeConfigs          = "configs"
 	MergeExperiments      = "experiments"
 	MergeRatings          = "ratings"
+	MergeTags             = "tags"
 	MergeRuns             = "runs"
 	MergeTrajectoryPoints = "trajectory_points"
 	MergeExperimentRuns   = "experiment_runs"
@@ -43,7 +44,7 @@ const (
 // MergeKinds lists the kinds in the order Merge takes them.
 var MergeKinds = []string{
 	MergeCollections, MergeImports, MergePuzzles, MergeMemberships, MergeConfigs, MergeExperiments,
-	MergeRatings, MergeRuns, MergeTrajectoryPoints, MergeExperimentRuns, MergeWork,
+	MergeRatings, MergeTags, MergeRuns, MergeTrajectoryPoints, MergeExperimentRuns, MergeWork,
 }
 
 // MergeOptions tune Merge. Zero values mean the documented defaults.
@@ -167,21 +168,23 @@ func (r *MergeReport) ConflictCount() int64 {
 // identity: puzzles by box shape and givens, collections and experiments
 // by name, memberships by collection and puzzle, imports by file checksum,
 // collection and start time, configurations by solver and settings,
-// ratings by puzzle and rater, runs by puzzle, configuration, seed and
-// budget (with their trajectory points and the experiments they belong
-// to), work by experiment and run identity. What dst lacks is added; what
-// it holds with the same content is left alone; what it holds with other
-// content is a conflict, listed in the report and never overwritten. A
-// stored puzzle gains the solution, solution count or symmetry form it
-// lacks, and a work item pending in dst and done in src becomes done.
+// ratings by puzzle and rater, tags by puzzle and tag, runs by puzzle,
+// configuration, seed and budget (with their trajectory points and the
+// experiments they belong to), work by experiment and run identity. What
+// dst lacks is added; what it holds with the same content is left alone;
+// what it holds with other content is a conflict, listed in the report
+// and never overwritten. A stored puzzle gains the solution, solution
+// count or symmetry form it lacks, and a work item pending in dst and
+// done in src becomes done.
 //
 // Before it writes anything, Merge checks every source row as the
 // commands that write such rows would (import, run, rate, configs): the
 // grids, solutions and final grids of solved runs against the rules and
 // the givens, solver names and parameters (with MergeOptions.Solvers),
-// the JSON columns, and the size of text (sudokulab.MaxNameBytes and the
-// other bounds). A source with invalid rows is an EINVALID error naming
-// the first few (table, row and reason) and nothing is written; with
+// the JSON columns, tags as the web interface checks them (CheckTag), and
+// the size of text (sudokulab.MaxNameBytes and the other bounds). A
+// source with invalid rows is an EINVALID error naming the first few
+// (table, row and reason) and nothing is written; with
 // MergeOptions.SkipInvalid it is merged without them, each listed in the
 // report.
 //
@@ -231,7 +234,7 @@ func Merge(ctx context.Context, dst, src *DB, opts MergeOptions) (MergeReport, e
 	}
 	steps := []func(context.Context) error{
 		m.mergeCollections, m.mergeImports, m.mergePuzzles, m.mergeMemberships, m.mergeConfigs,
-		m.mergeExperiments, m.mergeRatings, m.mergeRuns, m.mergeWork,
+		m.mergeExperiments, m.mergeRatings, m.mergeTags, m.mergeRuns, m.mergeWork,
 	}
 	for _, step := range steps {
 		if err := step(ctx); err != nil {

@@ -19,7 +19,7 @@ import (
 
 // mergeTables are the tables Merge writes, for counting rows.
 var mergeTables = []string{"collections", "imports", "puzzles", "collection_puzzles", "configs", "experiments",
-	"ratings", "runs", "trajectory_points", "experiment_runs", "work"}
+	"ratings", "puzzle_tags", "runs", "trajectory_points", "experiment_runs", "work"}
 
 // mergeLab is a laboratory file to merge: its path and the plan it runs.
 type mergeLab struct {
@@ -52,8 +52,8 @@ func mergeOpenRead(t testing.TB, path string) *db.DB {
 }
 
 // newMergeLab builds a laboratory file: five paper puzzles (with their
-// solutions) in a collection with labels, an import record, ratings, an
-// experiment and two configurations of fast deterministic solvers (the
+// solutions) in a collection with labels, an import record, ratings, tags
+// (classic on puzzles 1 to 3, hard on 5), an experiment and two configurations of fast deterministic solvers (the
 // exact solver, and tabu search bounded by evaluations), but no runs.
 func newMergeLab(t testing.TB) mergeLab {
 	t.Helper()
@@ -87,6 +87,14 @@ func newMergeLab(t testing.TB) mergeLab {
 	}
 	if err := db.FinishImport(ctx, d, im); err != nil {
 		t.Fatal(err)
+	}
+	for _, tag := range []struct {
+		tag string
+		ids []int64
+	}{{"classic", []int64{1, 2, 3}}, {"hard", []int64{5}}} {
+		if _, err := d.Tag(ctx, tag.tag, tag.ids); err != nil {
+			t.Fatal(err)
+		}
 	}
 	reg := solvers.Default()
 	for _, c := range []struct {

@@ -27,11 +27,12 @@ type MergeInvalid struct {
 
 func (v MergeInvalid) String() string { return v.Table + " " + v.Row + ": " + v.Reason }
 
-// badKey names a source row: its table and id, or for collection_puzzles
-// the collection and puzzle ids.
+// badKey names a source row: its table and id, for collection_puzzles
+// the collection and puzzle ids, for puzzle_tags the puzzle id and tag.
 type badKey struct {
 	table string
 	a, b  int64
+	s     string
 }
 
 // mergeInvalidShown is the number of invalid rows the error of a refused
@@ -50,7 +51,7 @@ func (m *merger) check(ctx context.Context) error {
 		func(ctx context.Context) error { return m.checkNamed(ctx, "collections", collectionsQuery) },
 		m.checkImports, m.checkPuzzles, m.checkMemberships, m.checkConfigs,
 		func(ctx context.Context) error { return m.checkNamed(ctx, "experiments", experimentsQuery) },
-		m.checkRatings, m.checkRuns, m.checkPoints, m.checkWork,
+		m.checkRatings, m.checkTags, m.checkRuns, m.checkPoints, m.checkWork,
 	}
 	for _, step := range steps {
 		if err := step(ctx); err != nil {
@@ -77,7 +78,7 @@ var mergeTableKeys = []struct {
 }{
 	{"collections", []string{"id"}}, {"imports", []string{"id"}}, {"puzzles", []string{"id"}},
 	{"collection_puzzles", []string{"collection_id", "puzzle_id"}}, {"configs", []string{"id"}},
-	{"experiments", []string{"id"}}, {"ratings", []string{"id"}}, {"runs", []string{"id"}},
+	{"experiments", []string{"id"}}, {"ratings", []string{"id"}}, {"puzzle_tags", []string{"puzzle_id"}}, {"runs", []string{"id"}},
 	{"trajectory_points", []string{"run_id", "seq"}}, {"experiment_runs", []string{"experiment_id", "run_id"}},
 	{"work", []string{"id"}},
 }
@@ -143,7 +144,7 @@ func (m *merger) invalid(key badKey, row string, err error) {
 
 // invalidID records that the row id of table fails the checks.
 func (m *merger) invalidID(table string, id int64, err error) {
-	m.invalid(badKey{table, id, 0}, strconv.FormatInt(id, 10), err)
+	m.invalid(badKey{table, id, 0, ""}, strconv.FormatInt(id, 10), err)
 }
 
 // checkPages reads the source in pages, as mergePages does, and checks
@@ -280,7 +281,7 @@ func (m *merger) checkMemberships(ctx context.Context) error {
 			err = checkStamps([2]string{"added_at", r.added})
 		}
 		if err != nil {
-			m.invalid(badKey{"collection_puzzles", r.collection, r.puzzle},
+			m.invalid(badKey{"collection_puzzles", r.collection, r.puzzle, ""},
 				fmt.Sprintf("collection %d, puzzle %d", r.collection, r.puzzle), err)
 		}
 	})
@@ -336,7 +337,7 @@ func (m *merger) checkRuns(ctx context.Context) error {
 		r := c.run
 		shape := sudokulab.Shape{BoxRows: c.rows, BoxCols: c.cols}
 		puzzle, err := sudokulab.ParseShape(c.grid, shape)
-		if err != nil || m.bad[badKey{"puzzles", r.PuzzleID, 0}] != "" {
+		if err != nil || m.bad[badKey{"puzzles", r.PuzzleID, 0, ""}] != "" {
 			return // an invalid puzzle: its runs are skipped with it
 		}
 		if c.final.Valid {

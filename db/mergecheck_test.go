@@ -129,6 +129,31 @@ func hostileCases(t *testing.T) []hostileCase {
 			absent: `SELECT COUNT(*) FROM ratings WHERE options = '{not json'`,
 		},
 		{
+			name:     "tag with a line break",
+			change:   []string{`UPDATE puzzle_tags SET tag = 'a' || char(10) || 'b' WHERE puzzle_id = 2`},
+			postgres: []string{`UPDATE puzzle_tags SET tag = 'a' || chr(10) || 'b' WHERE puzzle_id = 2`},
+			table:    "puzzle_tags", row: `puzzle 2, tag "a\nb"`, reason: "holds a control character",
+			kind:   db.MergeTags,
+			absent: `SELECT COUNT(*) FROM puzzle_tags WHERE length(tag) = 3`,
+		},
+		{
+			name:     "tag too long",
+			change:   []string{`UPDATE puzzle_tags SET tag = hex(zeroblob(1000)) WHERE puzzle_id = 1`},
+			postgres: []string{`UPDATE puzzle_tags SET tag = repeat('00', 1000) WHERE puzzle_id = 1`},
+			table:    "puzzle_tags", row: `puzzle 1, tag "000`, reason: "tag is 2000 bytes long, more than 1024",
+			kind:   db.MergeTags,
+			absent: `SELECT COUNT(*) FROM puzzle_tags WHERE length(tag) > 100`,
+		},
+		{
+			// The destination's CHECK would refuse it only after the
+			// earlier kinds committed.
+			name:   "empty tag",
+			change: []string{`PRAGMA ignore_check_constraints = ON`, `UPDATE puzzle_tags SET tag = '' WHERE puzzle_id = 5`},
+			table:  "puzzle_tags", row: `puzzle 5, tag ""`, reason: "tag is empty", sqliteOnly: true,
+			kind:   db.MergeTags,
+			absent: `SELECT COUNT(*) FROM puzzle_tags WHERE tag = ''`,
+		},
+		{
 			// PostgreSQL's index on label (a B-tree entry holds at most
 			// a third of a page) refuses it.
 			name:   "20 MB label",

@@ -73,7 +73,7 @@ func (m *merger) mergeConfigs(ctx context.Context) error {
 		}
 		return nil
 	}
-	return mergePages(ctx, m, MergeConfigs, m.configs, read, write, func(r configRow) badKey { return badKey{"configs", r.id, 0} })
+	return mergePages(ctx, m, MergeConfigs, m.configs, read, write, func(r configRow) badKey { return badKey{"configs", r.id, 0, ""} })
 }
 
 // readConfigs reads a page of the source's configurations.

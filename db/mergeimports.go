@@ -86,7 +86,7 @@ func (m *merger) mergeImports(ctx context.Context) error {
 		}
 		return nil
 	}
-	return mergePages(ctx, m, MergeImports, m.imports, read, write, func(r importRow) badKey { return badKey{"imports", r.id, 0} })
+	return mergePages(ctx, m, MergeImports, m.imports, read, write, func(r importRow) badKey { return badKey{"imports", r.id, 0, ""} })
 }
 
 // readImports reads a page of the source's finished imports.

@@ -31,7 +31,7 @@ func (m *merger) mergeMemberships(ctx context.Context) error {
 	}
 	m.counts[MergeMemberships].Skipped += loading
 	write := func(tx *sqlx.Tx, d *delta, page []memberRow) error { return m.writeMemberships(ctx, tx, d, page) }
-	return mergePages(ctx, m, MergeMemberships, nil, m.readMemberships, write, func(r memberRow) badKey { return badKey{"collection_puzzles", r.collection, r.puzzle} })
+	return mergePages(ctx, m, MergeMemberships, nil, m.readMemberships, write, func(r memberRow) badKey { return badKey{"collection_puzzles", r.collection, r.puzzle, ""} })
 }
 
 // mappedMember is a source membership with its collection and puzzle

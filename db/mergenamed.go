@@ -82,7 +82,7 @@ func (m *merger) mergeNamed(ctx context.Context, kind, what, query string, ids m
 		}
 		return nil
 	}
-	return mergePages(ctx, m, kind, ids, read, write, func(r namedRow) badKey { return badKey{kind, r.id, 0} })
+	return mergePages(ctx, m, kind, ids, read, write, func(r namedRow) badKey { return badKey{kind, r.id, 0, ""} })
 }
 
 // readNamed returns the reader of the pages of collections or experiments

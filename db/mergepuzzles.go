@@ -117,7 +117,7 @@ func (m *merger) mergePuzzles(ctx context.Context) error {
 		}
 		return nil
 	}
-	return mergePages(ctx, m, MergePuzzles, m.puzzles, read, write, func(r puzzleRow) badKey { return badKey{"puzzles", r.id, 0} })
+	return mergePages(ctx, m, MergePuzzles, m.puzzles, read, write, func(r puzzleRow) badKey { return badKey{"puzzles", r.id, 0, ""} })
 }
 
 // readPuzzles reads a page of the puzzles the source publishes.

@@ -97,7 +97,7 @@ func (m *merger) mergeRatings(ctx context.Context) error {
 			(puzzle_id, rater, rater_version, options, value, label, details, rated_at, import_id)
 			VALUES `+values(n, 9)+` ON CONFLICT (puzzle_id, rater) DO NOTHING`, add...)
 	}
-	return mergePages(ctx, m, MergeRatings, nil, read, write, func(r ratingRow) badKey { return badKey{"ratings", r.id, 0} })
+	return mergePages(ctx, m, MergeRatings, nil, read, write, func(r ratingRow) badKey { return badKey{"ratings", r.id, 0, ""} })
 }
 
 // readRatings reads a page of the source's ratings.

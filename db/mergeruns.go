@@ -107,7 +107,7 @@ func (m *merger) writeRuns(ctx context.Context, tx *sqlx.Tx, d *delta, runs []su
 func (m *merger) mapRuns(d *delta, runs []sudokulab.Run, points map[int64]int64) []mappedRun {
 	var rows []mappedRun
 	for _, r := range runs {
-		if m.bad[badKey{"runs", r.ID, 0}] != "" {
+		if m.bad[badKey{"runs", r.ID, 0, ""}] != "" {
 			d.c(MergeRuns).Invalid++
 			d.c(MergeTrajectoryPoints).Skipped += points[r.ID]
 			continue

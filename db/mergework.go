@@ -121,7 +121,7 @@ func (m *merger) mergeWork(ctx context.Context) error {
 		}
 		return nil
 	}
-	return mergePages(ctx, m, MergeWork, nil, read, write, func(r workRow) badKey { return badKey{"work", r.id, 0} })
+	return mergePages(ctx, m, MergeWork, nil, read, write, func(r workRow) badKey { return badKey{"work", r.id, 0, ""} })
 }
 
 // readWork reads a page of the source's work queue.

@@ -30,9 +30,10 @@ func newMergeCmd(opts *options) *cobra.Command {
 the database named by --db, which must exist. Rows are matched by what
 they are, never by their ids: puzzles by box shape and givens, collections
 and experiments by name, configurations by solver and settings, ratings by
-puzzle and rater, imports by file checksum, collection and start time, runs
-by puzzle, configuration, seed and budget (with their trajectories and the
-experiments they belong to), and the work queue by experiment and run.
+puzzle and rater, tags (puzzle_tags) by puzzle and tag, imports by file
+checksum, collection and start time, runs by puzzle, configuration, seed and
+budget (with their trajectories and the experiments they belong to), and the
+work queue by experiment and run.
 What the destination lacks is added; a puzzle gains the solution, solution
 count or symmetry form it lacks; work the destination has pending and a
 source has done becomes done. A collection frozen in the destination
@@ -48,7 +49,8 @@ Every source is checked before anything of it is written, as import and
 run check what they store: puzzles and their solutions against the rules,
 the final grids of solved runs (a solution that keeps the givens),
 configurations of solvers this program runs with parameters they declare,
-JSON columns (parameters, options, details, metadata) that parse, and text
+JSON columns (parameters, options, details, metadata) that parse, tags as
+serve --write accepts them (not empty, no control character), and text
 within bounds (names 1 KiB, labels 64 KiB, other text 1 MiB, JSON 16 MiB).
 A source that fails is refused whole with the first few reasons (table,
 row id, what is wrong) and exit status 2, and nothing of it is merged;

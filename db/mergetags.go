@@ -1,0 +1,81 @@
+package db
+
+// Merge's tags stage: the words curators put on puzzles (puzzle_tags).
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+)
+
+type tagCursor struct {
+	puzzle int64
+	tag    string
+}
+
+type tagRow struct {
+	puzzle     int64
+	tag, added string
+}
+
+// key names the row for the checks.
+func (r tagRow) key() badKey { return badKey{"puzzle_tags", r.puzzle, 0, r.tag} }
+
+// mergeTags puts each source puzzle's tags on the destination's same
+// puzzle. A tag the puzzle has already is left alone, with its own time:
+// tags carry nothing that could conflict.
+func (m *merger) mergeTags(ctx context.Context) error {
+	write := func(tx *sqlx.Tx, d *delta, page []tagRow) error {
+		var add []any
+		n := 0
+		for _, r := range page {
+			p, ok := m.puzzles[r.puzzle]
+			if !ok { // a puzzle left out: of an import still loading, or invalid
+				d.c(MergeTags).Skipped++
+				continue
+			}
+			add = append(add, p, r.tag, r.added)
+			n++
+		}
+		if n == 0 {
+			return nil
+		}
+		return addRows(ctx, tx, d, MergeTags, "add tags", n, `INSERT INTO puzzle_tags (puzzle_id, tag, added_at)
+			VALUES `+values(n, 3)+` ON CONFLICT (puzzle_id, tag) DO NOTHING`, add...)
+	}
+	return mergePages(ctx, m, MergeTags, nil, m.readTags, write, tagRow.key)
+}
+
+// readTags reads a page of the source's tags, by puzzle and tag.
+func (m *merger) readTags(ctx context.Context, after tagCursor, n int) ([]tagRow, tagCursor, error) {
+	var out []tagRow
+	err := selectAll(ctx, m.src, "read tags", m.src.Rebind(`
+		SELECT puzzle_id, tag, added_at FROM puzzle_tags
+		WHERE (puzzle_id, tag) > (?, ?) ORDER BY puzzle_id, tag LIMIT ?`),
+		[]any{after.puzzle, after.tag, n}, func(rs *sqlx.Rows) error {
+			var r tagRow
+			err := rs.Scan(&r.puzzle, &r.tag, &r.added)
+			out = append(out, r)
+			return err
+		})
+	if len(out) == 0 {
+		return nil, after, err
+	}
+	last := out[len(out)-1]
+	return out, tagCursor{last.puzzle, last.tag}, err
+}
+
+// checkTags checks each tag as the web interface checks what a curator
+// types (CheckTag), and its time.
+func (m *merger) checkTags(ctx context.Context) error {
+	return checkPages(ctx, m, "puzzle_tags", m.readTags, func(r tagRow) {
+		err := CheckTag(r.tag)
+		if err == nil {
+			err = checkStamps([2]string{"added_at", r.added})
+		}
+		if err != nil {
+			m.invalid(r.key(), fmt.Sprintf("puzzle %d, tag %.80q", r.puzzle, r.tag), err)
+		}
+	})
+}
