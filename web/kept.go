@@ -104,6 +104,12 @@ func (k *keeper) get(ctx context.Context, key string, o keep, compute func(conte
 		return e.v, e.at, true, nil
 	}
 	if e.computing == nil {
+		if err := k.base.Err(); err != nil {
+			// Closed: close waits for the computations under way, and a
+			// new one would start past its Wait.
+			k.mu.Unlock()
+			return nil, at, false, err
+		}
 		done := make(chan struct{})
 		e.computing, e.began = done, time.Now()
 		k.wg.Add(1)
@@ -172,7 +178,10 @@ func (k *keeper) evict() {
 
 // close ends the computations under way and waits for them.
 func (k *keeper) close() {
+	// Under mu, so that get starts no computation once Wait may run.
+	k.mu.Lock()
 	k.stop()
+	k.mu.Unlock()
 	k.wg.Wait()
 }
 

@@ -1,0 +1,28 @@
+package web
+
+import (
+	"context"
+	"time"
+
+	"sudokulab/db"
+)
+
+// Keeper is the keeper of a Server's pages, for the tests of its
+// goroutines.
+type Keeper struct{ k *keeper }
+
+// NewKeeper returns a keeper over watch with the lag of Options.FacetsLag.
+func NewKeeper(watch *db.ChangeWatch, lag time.Duration) Keeper {
+	return Keeper{newKeeper(watch, lag)}
+}
+
+// Get returns the value under key as a page gets it, waiting at most
+// wait for its first computation (ok false past it).
+func (k Keeper) Get(ctx context.Context, key string, wait time.Duration, compute func(context.Context) (any, error)) (v any, ok bool, err error) {
+	v, _, ok, err = k.k.get(ctx, key, keep{wait: wait}, compute)
+	return v, ok, err
+}
+
+// Close ends the computations under way and waits for them, as
+// Server.Close does.
+func (k Keeper) Close() { k.k.close() }
