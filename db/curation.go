@@ -170,16 +170,18 @@ type PuzzleTag struct {
 	AddedAt  time.Time `json:"added_at"`
 }
 
-// PuzzleTags returns the tags on a puzzle, by tag.
+// PuzzleTags returns the tags on a puzzle, by tag, leaving out those of
+// imports still loading.
 func PuzzleTags(ctx context.Context, x sqlx.ExtContext, puzzleID int64) ([]PuzzleTag, error) {
-	return scanTags(ctx, x, `SELECT puzzle_id, tag, added_at FROM puzzle_tags WHERE puzzle_id = ? ORDER BY tag`, puzzleID)
+	return scanTags(ctx, x, `SELECT t.puzzle_id, t.tag, t.added_at FROM puzzle_tags t WHERE t.puzzle_id = ? AND `+
+		notLoading("t.import_id")+` ORDER BY t.tag`, puzzleID)
 }
 
 // TaggedPuzzles returns the first limit puzzles (by id) having tag,
 // leaving out what imports still loading have written.
 func TaggedPuzzles(ctx context.Context, x sqlx.ExtContext, tag string, limit int) ([]PuzzleTag, error) {
 	return scanTags(ctx, x, `SELECT t.puzzle_id, t.tag, t.added_at FROM puzzle_tags t JOIN puzzles p ON p.id = t.puzzle_id
-		WHERE t.tag = ? AND `+notLoading("p.import_id")+` ORDER BY t.puzzle_id LIMIT `+strconv.Itoa(limit), tag)
+		WHERE t.tag = ? AND `+notLoading("p.import_id")+` AND `+notLoading("t.import_id")+` ORDER BY t.puzzle_id LIMIT `+strconv.Itoa(limit), tag)
 }
 
 func scanTags(ctx context.Context, x sqlx.ExtContext, query string, args ...any) ([]PuzzleTag, error) {
@@ -211,7 +213,7 @@ type TagCount struct {
 // out what imports still loading have written.
 func ListTags(ctx context.Context, x sqlx.ExtContext) ([]TagCount, error) {
 	rows, err := x.QueryxContext(ctx, `SELECT t.tag, COUNT(*), MAX(t.added_at) FROM puzzle_tags t JOIN puzzles p ON p.id = t.puzzle_id
-		WHERE `+notLoading("p.import_id")+` GROUP BY t.tag ORDER BY t.tag`)
+		WHERE `+notLoading("p.import_id")+` AND `+notLoading("t.import_id")+` GROUP BY t.tag ORDER BY t.tag`)
 	if err != nil {
 		return nil, dbError(err, "list tags")
 	}

@@ -13,11 +13,12 @@ import (
 
 // ExportedPuzzle is a puzzle read for export: the puzzle, one of its
 // memberships (in the collection exported, or its first by collection
-// name), and its ratings.
+// name), its ratings, and its tags (by tag).
 type ExportedPuzzle struct {
 	Puzzle     sudokulab.Puzzle
 	Membership sudokulab.Membership
 	Ratings    []sudokulab.Rating
+	Tags       []string
 }
 
 // extraScanner scans a puzzle row's columns followed by more.
@@ -130,5 +131,22 @@ func ExportPuzzles(ctx context.Context, x sqlx.ExtContext, where, collection str
 			out[i].Ratings = append(out[i].Ratings, r)
 		}
 	}
-	return out, dbError(rows.Err(), "export ratings")
+	if err := rows.Err(); err != nil {
+		return nil, dbError(err, "export ratings")
+	}
+	err = selectAll(ctx, x, "export tags", `SELECT t.puzzle_id, t.tag FROM puzzle_tags t WHERE `+notLoading("t.import_id")+`
+		ORDER BY t.puzzle_id, t.tag`, nil, func(rs *sqlx.Rows) error {
+		var (
+			id  int64
+			tag string
+		)
+		if err := rs.Scan(&id, &tag); err != nil {
+			return err
+		}
+		if i, ok := index[id]; ok {
+			out[i].Tags = append(out[i].Tags, tag)
+		}
+		return nil
+	})
+	return out, err
 }

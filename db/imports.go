@@ -497,7 +497,7 @@ func EnsureImportCollection(ctx context.Context, x sqlx.ExtContext, name, descri
 // its memberships; the puzzles it created that nothing else refers to
 // (with their ratings), the others becoming published; the collections it
 // created that hold no puzzle; and last the import itself, when done is
-// true. The ratings it stored go first (they replaced none). It is an
+// true. The ratings and tags it stored go first (they replaced none). It is an
 // ECONFLICT error when l no longer holds.
 func ClearImport(ctx context.Context, x sqlx.ExtContext, l ImportLease, limit int) (done bool, err error) {
 	var n int
@@ -515,6 +515,8 @@ func ClearImport(ctx context.Context, x sqlx.ExtContext, l ImportLease, limit in
 		args        []any
 	}{
 		{"ratings", `DELETE FROM ratings WHERE id IN (SELECT id FROM ratings WHERE import_id = ? LIMIT ?)`, []any{l.ID, limit}},
+		{"tags", `DELETE FROM puzzle_tags WHERE import_id = ?
+			AND (puzzle_id, tag) IN (SELECT puzzle_id, tag FROM puzzle_tags WHERE import_id = ? LIMIT ?)`, []any{l.ID, l.ID, limit}},
 		{"memberships", `DELETE FROM collection_puzzles WHERE import_id = ?
 			AND puzzle_id IN (SELECT puzzle_id FROM collection_puzzles WHERE import_id = ? LIMIT ?)`,
 			[]any{l.ID, l.ID, limit}},

@@ -35,6 +35,10 @@ type ImportRow struct {
 	// FileRater(r) equal to the computed rating r is not stored either
 	// (the lab knows it already).
 	Ratings []sudokulab.Rating
+	// Tags are put on the puzzle (puzzle_tags) with the import of
+	// Membership.ImportID; a tag the puzzle has already is left as it is.
+	// They are not checked: the importer has checked them (CheckTag).
+	Tags []string
 	// Created is set by Write when the puzzle was not stored before (an
 	// earlier row of the batch storing it counts as before).
 	Created bool
@@ -187,6 +191,31 @@ func (w *ImportWriter) Write(ctx context.Context, rows []ImportRow) error {
 		}
 		if err := w.ratings(ctx, part); err != nil {
 			return err
+		}
+		if err := w.tags(ctx, part); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tags stores the tags of at most chunk rows.
+func (w *ImportWriter) tags(ctx context.Context, rows []ImportRow) error {
+	var args []any
+	n := 0
+	for _, r := range rows {
+		for _, tag := range r.Tags {
+			args = append(args, r.Puzzle.ID, tag, w.now, nullID(r.Membership.ImportID))
+			n++
+		}
+	}
+	// Unprepared: the number of tags of a chunk varies.
+	for start := 0; start < n; start += chunk {
+		k := min(chunk, n-start)
+		_, err := w.x.ExecContext(ctx, w.x.Rebind(`INSERT INTO puzzle_tags (puzzle_id, tag, added_at, import_id)
+			VALUES `+values(k, 4)+` ON CONFLICT (puzzle_id, tag) DO NOTHING`), args[4*start:4*(start+k)]...)
+		if err != nil {
+			return dbError(err, "import tags")
 		}
 	}
 	return nil

@@ -704,14 +704,16 @@ func TestMergeCountStatus(t *testing.T) {
 }
 
 // TestMergeFrozenAndImportedRatings merges a lab whose collection is
-// frozen and whose ratings came from its import file: the destination
-// gets the frozen collection whole and the ratings with their import. A
+// frozen and whose ratings and a tag came from its import file: the
+// destination gets the frozen collection whole and the ratings and tag
+// with their import. A
 // collection frozen in the destination gains no puzzle from a merge.
 func TestMergeFrozenAndImportedRatings(t *testing.T) {
 	base := newMergeLab(t)
 	src := base.copyTo(t, "src.db")
 	spoil(t, src.path, []string{`UPDATE collections SET frozen = 1`,
-		`UPDATE ratings SET import_id = 1, rater = 'file:se-er', rater_version = 'imported' WHERE puzzle_id <= 2`})
+		`UPDATE ratings SET import_id = 1, rater = 'file:se-er', rater_version = 'imported' WHERE puzzle_id <= 2`,
+		`UPDATE puzzle_tags SET import_id = 1 WHERE puzzle_id = 5`})
 	frozenDst := base.copyTo(t, "frozen.db")
 	spoil(t, frozenDst.path, []string{`UPDATE collections SET frozen = 1`, `DELETE FROM collection_puzzles WHERE puzzle_id = 5`})
 	forEachBackend(t, func(t *testing.T, b backend) {
@@ -726,6 +728,9 @@ func TestMergeFrozenAndImportedRatings(t *testing.T) {
 			{`SELECT COUNT(*) FROM ratings r JOIN imports i ON i.id = r.import_id
 				WHERE i.file_name = 'paper.csv' AND r.rater = 'file:se-er'`, 2},
 			{`SELECT COUNT(*) FROM ratings WHERE import_id IS NULL`, 3},
+			{`SELECT COUNT(*) FROM puzzle_tags t JOIN imports i ON i.id = t.import_id
+				WHERE i.file_name = 'paper.csv' AND t.tag = 'hard'`, 1},
+			{`SELECT COUNT(*) FROM puzzle_tags WHERE import_id IS NULL`, 3},
 		} {
 			if got := countOf(t, dst, tt.query); got != tt.want {
 				t.Errorf("%s = %d, want %d", tt.query, got, tt.want)

@@ -49,6 +49,7 @@ var forumRatingColumns = map[string]string{"q1": "gsf-q1", "q2": "gsf-q2", "sx9"
 // csvLayout is what the header says about the columns.
 type csvLayout struct {
 	puzzle, solution, label, collection int // -1: none
+	tags                                int // -1: none
 	raters                              map[int]string
 	names                               []string
 }
@@ -99,7 +100,7 @@ func delimiter(s string) rune {
 // layout finds the columns of a header; ok is false when it has no
 // puzzle column.
 func layout(h headerLine, o *Options) (csvLayout, bool) {
-	l := csvLayout{puzzle: -1, solution: -1, label: -1, collection: -1, raters: map[int]string{}, names: h.fields}
+	l := csvLayout{puzzle: -1, solution: -1, label: -1, collection: -1, tags: -1, raters: map[int]string{}, names: h.fields}
 	low := make([]string, len(h.fields))
 	for i, f := range h.fields {
 		low[i] = strings.ToLower(strings.TrimSpace(f))
@@ -130,6 +131,7 @@ func layout(h headerLine, o *Options) (csvLayout, bool) {
 	}
 	l.label = find("name", "label")
 	l.collection = find("collection")
+	l.tags = find("tags")
 	for i, f := range low {
 		if r, ok := seColumns[f]; ok {
 			l.raters[i] = r
@@ -149,7 +151,7 @@ func layout(h headerLine, o *Options) (csvLayout, bool) {
 			l.raters[i] = rater
 		}
 	}
-	for _, i := range []*int{&l.solution, &l.label, &l.collection} {
+	for _, i := range []*int{&l.solution, &l.label, &l.collection, &l.tags} {
 		if *i == l.puzzle {
 			*i = -1
 		}
@@ -588,6 +590,12 @@ func csvEntry(o *Options, l csvLayout, rec []string, line int, unrated map[int]*
 		if i == l.puzzle || i == l.solution || i == l.label || i == l.collection || v == "" {
 			continue
 		}
+		if i == l.tags {
+			if tags, ok := tagList([]byte(v)); ok {
+				p.rec.Tags = tags
+				continue
+			}
+		}
 		if rater, ok := l.raters[i]; ok {
 			if x, err := strconv.ParseFloat(v, 64); err == nil {
 				p.rec.Ratings = append(p.rec.Ratings, Rating{Rater: rater, Value: x})
@@ -655,11 +663,14 @@ func csvMetaColumn(header []string, name string) bool {
 }
 
 // encodeCSV writes a header and one row per puzzle: puzzle, solution,
-// label, collection, a rating:RATER column per rater and a column per
+// label, collection, a rating:RATER column per rater, a tags column (a
+// JSON array of strings) when a puzzle has tags, and a column per
 // metadata field.
 func encodeCSV(w io.Writer, recs []Record) error {
 	raters, keys := map[string]bool{}, map[string]bool{}
+	tagged := false
 	for _, r := range recs {
+		tagged = tagged || len(r.Tags) > 0
 		for _, x := range r.Ratings {
 			raters[x.Rater] = true
 		}
@@ -672,8 +683,13 @@ func encodeCSV(w io.Writer, recs []Record) error {
 	for _, r := range rs {
 		header = append(header, "rating:"+r)
 	}
-	// A metadata field named as a rating column shares it (its value goes
-	// in the rows without that rating); another gets a column of its own
+	tags := -1
+	if tagged {
+		tags = len(header)
+		header = append(header, "tags")
+	}
+	// A metadata field named as a rating or the tags column shares it (its
+	// value goes in the rows without that rating or tags); another gets a column of its own
 	// where that reads back as metadata, not as the puzzle, solution,
 	// label or collection.
 	column := map[string]int{}
@@ -707,6 +723,9 @@ func encodeCSV(w io.Writer, recs []Record) error {
 		}
 		for _, x := range r.Ratings {
 			row[4+slices.Index(rs, x.Rater)] = strconv.FormatFloat(x.Value, 'g', -1, 64)
+		}
+		if tags >= 0 && len(r.Tags) > 0 {
+			row[tags] = tagText(r.Tags)
 		}
 		if err := cw.Write(row); err != nil {
 			return err

@@ -13,7 +13,8 @@ import (
 )
 
 // sample returns records covering what the encoders write: labels,
-// collections, metadata, ratings, solutions and a 16x16 grid.
+// collections, metadata, ratings, tags (one with a comma, a space and a
+// quote), solutions and a 16x16 grid.
 func sample(t *testing.T) []importers.Record {
 	t.Helper()
 	hex := readFirstGrid(t, "grid/hex16.txt")
@@ -24,7 +25,7 @@ func sample(t *testing.T) []importers.Record {
 	return []importers.Record{
 		{Grid: sudokulab.MustParse(easy), Solution: sudokulab.MustParse(easySol), Label: "easy-1", Collection: "papers",
 			Metadata: map[string]string{"level": "easy", "source": "reseda"},
-			Ratings:  []importers.Rating{{Rater: "se-er", Value: 1.2}}},
+			Ratings:  []importers.Rating{{Rater: "se-er", Value: 1.2}}, Tags: []string{"classic", `for "the" paper, v2`}},
 		{Grid: sudokulab.MustParse(escargot), Label: "escargot", Collection: "papers",
 			Metadata: map[string]string{"ED": "10.5/10.5/10.5", "field1": "AI", "comment": "the snail"}},
 		{Grid: sudokulab.MustParse(seventeen), Collection: "royle"},
@@ -34,12 +35,12 @@ func sample(t *testing.T) []importers.Record {
 
 // roundTrip says what a format keeps of a record.
 type roundTrip struct {
-	label, collection, meta, ratings, solution, large bool
+	label, collection, meta, ratings, tags, solution, large bool
 }
 
 var formatsKeep = map[string]roundTrip{
-	"csv":        {label: true, collection: true, meta: true, ratings: true, solution: true, large: true},
-	"json":       {label: true, collection: true, meta: true, ratings: true, solution: true, large: true},
+	"csv":        {label: true, collection: true, meta: true, ratings: true, tags: true, solution: true, large: true},
+	"json":       {label: true, collection: true, meta: true, ratings: true, tags: true, solution: true, large: true},
 	"line":       {label: true, meta: true, large: true},
 	"sdm":        {large: true},
 	"grid":       {large: true},
@@ -122,6 +123,9 @@ func TestRoundTrip(t *testing.T) {
 				}
 				if keep.solution && !got.Solution.Equal(want.Solution) {
 					t.Errorf("%d: solution %s, want %s", i, got.Solution, want.Solution)
+				}
+				if keep.tags && !slices.Equal(got.Tags, want.Tags) {
+					t.Errorf("%d: tags %q, want %q", i, got.Tags, want.Tags)
 				}
 			}
 			// The encoded text is detected as the format it is.

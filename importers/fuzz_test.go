@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,10 +71,10 @@ func fuzzDecode(t *testing.T, format string, data []byte, o importers.Options) {
 // are compared where the input had one. Ratings are compared by rater, the last value of a rater
 // counting, as a puzzle has one rating by each.
 var fuzzKeep = map[string]struct {
-	label, collection, meta, ratings, solution bool
+	label, collection, meta, ratings, tags, solution bool
 }{
-	"csv":        {label: true, collection: true, meta: true, ratings: true, solution: true},
-	"json":       {label: true, collection: true, meta: true, ratings: true, solution: true},
+	"csv":        {label: true, collection: true, meta: true, ratings: true, tags: true, solution: true},
+	"json":       {label: true, collection: true, meta: true, ratings: true, tags: true, solution: true},
 	"line":       {label: true, meta: true, ratings: true},
 	"sdm":        {},
 	"grid":       {label: true},
@@ -131,6 +132,9 @@ func fuzzRoundTrip(t *testing.T, format string, data []byte) {
 		}
 		if keep.solution && !got.Solution.Equal(want.Solution) {
 			diffs = append(diffs, fmt.Sprintf("solution %s, want %s", got.Solution, want.Solution))
+		}
+		if keep.tags && !slices.Equal(got.Tags, want.Tags) {
+			diffs = append(diffs, fmt.Sprintf("tags %q, want %q", got.Tags, want.Tags))
 		}
 		if len(diffs) > 0 {
 			t.Fatalf("record %d after the round trip: %s; encoded:\n%s", i, strings.Join(diffs, "; "), b.Bytes())

@@ -17,6 +17,7 @@
 package importers
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"iter"
@@ -46,6 +47,9 @@ type Record struct {
 	Metadata map[string]string
 	// Ratings are the numeric difficulty ratings the file gives.
 	Ratings []Rating
+	// Tags are the puzzle's tags (puzzle_tags), sorted, or nil: a JSON
+	// array of strings in a CSV column or JSON field named tags.
+	Tags []string
 	// Note is a remark about the file rather than a puzzle, such as a
 	// header line or ignored content, for the import's notes.
 	Note string
@@ -57,6 +61,26 @@ type Rating struct {
 	// the Sudoku Explainer rating ER.
 	Rater string
 	Value float64
+}
+
+// tagList reads tags written as a JSON array of strings, sorted and each
+// once; ok is false for anything else (such a column or field is read as
+// metadata, as before tags were written).
+func tagList(v []byte) (tags []string, ok bool) {
+	if err := json.Unmarshal(v, &tags); err != nil || tags == nil {
+		return nil, false
+	}
+	slices.Sort(tags)
+	return slices.Compact(tags), true
+}
+
+// tagText writes tags as tagList reads them.
+func tagText(tags []string) string {
+	b, err := json.Marshal(tags)
+	if err != nil { // a []string always marshals
+		panic(err)
+	}
+	return string(b)
 }
 
 // setMeta sets a metadata field, creating the map.

@@ -17,7 +17,7 @@ func jsonFormat() Format {
 	return Format{
 		Name: "json",
 		Description: "JSON: an array of grid strings, an array of objects with a puzzle field (solution, label, ratings, " +
-			"metadata and other fields kept), or the web-API shape {\"board\": [[...9 numbers...] x 9]} with 0 for blanks",
+			"tags, metadata and other fields kept), or the web-API shape {\"board\": [[...9 numbers...] x 9]} with 0 for blanks",
 		Extensions: []string{".json"},
 		Sniff:      sniffJSON,
 		Decode:     decodeJSON,
@@ -226,6 +226,12 @@ func jsonEntry(o *Options, raw json.RawMessage, line int) pending {
 			for _, rater := range sortedKeys(boolKeys(m)) {
 				p.rec.Ratings = append(p.rec.Ratings, Rating{Rater: rater, Value: m[rater]})
 			}
+		case lk == "tags" && p.rec.Tags == nil:
+			if tags, ok := tagList(v); ok {
+				p.rec.Tags = tags
+			} else {
+				p.rec.setMeta(k, jsonText(v))
+			}
 		case lk == "metadata":
 			var m map[string]json.RawMessage
 			if err := json.Unmarshal(v, &m); err != nil {
@@ -318,7 +324,7 @@ func jsonGrid(o *Options, line int, v json.RawMessage) (rawCells, error) {
 }
 
 // encodeJSON writes an array of objects, one per line: puzzle, solution,
-// label, collection, ratings and metadata. Grids up to 9x9 are strings;
+// label, collection, ratings, tags and metadata. Grids up to 9x9 are strings;
 // larger ones are arrays of rows of numbers, 0 for blanks, so that they
 // read back without a symbol set.
 func encodeJSON(w io.Writer, recs []Record) error {
@@ -328,12 +334,14 @@ func encodeJSON(w io.Writer, recs []Record) error {
 		Label      string             `json:"label,omitempty"`
 		Collection string             `json:"collection,omitempty"`
 		Ratings    map[string]float64 `json:"ratings,omitempty"`
+		Tags       []string           `json:"tags,omitempty"`
 		Metadata   map[string]string  `json:"metadata,omitempty"`
 	}
 	bw := bufio.NewWriter(w)
 	bw.WriteString("[")
 	for i, r := range recs {
-		o := obj{Puzzle: jsonGridValue(r.Grid.N(), r.Grid.Cells), Label: r.Label, Collection: r.Collection, Metadata: r.Metadata}
+		o := obj{Puzzle: jsonGridValue(r.Grid.N(), r.Grid.Cells), Label: r.Label, Collection: r.Collection, Tags: r.Tags,
+			Metadata: r.Metadata}
 		if r.Solution.Cells != nil {
 			o.Solution = jsonGridValue(r.Solution.N(), r.Solution.Cells)
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"sudokulab"
@@ -14,10 +15,14 @@ import (
 
 // StoredRecord is a stored puzzle as a Record for an encoder: its givens
 // and solution, its label, collection and source line in m, its metadata
-// (a JSON object: string values as they are, others as JSON text), and
-// its ratings that have a value.
-func StoredRecord(p sudokulab.Puzzle, m sudokulab.Membership, ratings []sudokulab.Rating) (Record, error) {
-	r := Record{Grid: p.Givens, Solution: p.Solution, Label: m.Label, Collection: m.Collection, Line: m.SourceLine}
+// (a JSON object: string values as they are, others as JSON text), its
+// ratings that have a value, and its tags (sorted).
+func StoredRecord(p sudokulab.Puzzle, m sudokulab.Membership, ratings []sudokulab.Rating, tags []string) (Record, error) {
+	r := Record{Grid: p.Givens, Solution: p.Solution, Label: m.Label, Collection: m.Collection, Line: m.SourceLine,
+		Tags: slices.Sorted(slices.Values(tags))}
+	if len(tags) == 0 {
+		r.Tags = nil
+	}
 	if m.Metadata != "" {
 		var raw map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(m.Metadata), &raw); err != nil {

@@ -40,18 +40,19 @@ func TestEncodeFiles(t *testing.T) {
 }
 
 // TestStoredRecord keeps string metadata as it is and other values as
-// JSON text, and leaves out ratings without a value.
+// JSON text, leaves out ratings without a value, and sorts the tags.
 func TestStoredRecord(t *testing.T) {
 	v := 3.5
 	r, err := importers.StoredRecord(sudokulab.Puzzle{ID: 4}, sudokulab.Membership{Label: "x", Metadata: `{"a": "b", "n": 2, "o": {"k": 1}}`},
-		[]sudokulab.Rating{{Rater: "human", Value: &v}, {Rater: "se"}})
+		[]sudokulab.Rating{{Rater: "human", Value: &v}, {Rater: "se"}}, []string{"zeta", "alpha"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Label != "x" || r.Metadata["a"] != "b" || r.Metadata["n"] != "2" || r.Metadata["o"] != `{"k": 1}` || len(r.Ratings) != 1 || r.Ratings[0].Value != 3.5 {
+	if r.Label != "x" || r.Metadata["a"] != "b" || r.Metadata["n"] != "2" || r.Metadata["o"] != `{"k": 1}` || len(r.Ratings) != 1 || r.Ratings[0].Value != 3.5 ||
+		!slices.Equal(r.Tags, []string{"alpha", "zeta"}) {
 		t.Errorf("record %+v", r)
 	}
-	if _, err := importers.StoredRecord(sudokulab.Puzzle{ID: 4}, sudokulab.Membership{Metadata: "{"}, nil); err == nil || !strings.Contains(err.Error(), "puzzle 4: metadata") {
+	if _, err := importers.StoredRecord(sudokulab.Puzzle{ID: 4}, sudokulab.Membership{Metadata: "{"}, nil, nil); err == nil || !strings.Contains(err.Error(), "puzzle 4: metadata") {
 		t.Errorf("bad metadata: %v", err)
 	}
 }

@@ -23,8 +23,8 @@ func newExportCmd(opts *options) *cobra.Command {
 		Short: "Write puzzles selected with SQL or by collection to a file in a puzzle format",
 		Long: `export writes the puzzles of --collection (in its order) or those matching
 --where (a SQL predicate over the view puzzle_catalog, in order of id), or
-both, with their solutions, labels, metadata and ratings as far as the
-format holds them (see sudokulab formats). Formats holding one puzzle per
+both, with their solutions, labels, metadata, ratings and tags as far as
+the format holds them (see sudokulab formats; csv and json hold tags). Formats holding one puzzle per
 file (sdk, ss) write a file per puzzle into the folder -o names. Importing
 the file again gives the same puzzles and metadata.`,
 		Example: `  sudokulab export --collection top1465 --format csv -o top1465.csv
@@ -67,7 +67,7 @@ func runExport(ctx context.Context, cmd *cobra.Command, o *exportOptions) error 
 	recs := make([]importers.Record, len(ps))
 	ids := make([]int64, len(ps))
 	for i, e := range ps {
-		if recs[i], err = importers.StoredRecord(e.Puzzle, e.Membership, e.Ratings); err != nil {
+		if recs[i], err = importers.StoredRecord(e.Puzzle, e.Membership, e.Ratings, e.Tags); err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
 		ids[i] = e.Puzzle.ID

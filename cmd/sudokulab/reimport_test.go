@@ -10,7 +10,8 @@ import (
 )
 
 // labState is what an import must not change when it brings nothing new:
-// every rating and every collection with its members, in order.
+// every rating, every collection with its members, in order, and every
+// tag.
 func labState(t *testing.T, dbPath string) string {
 	t.Helper()
 	ratings := mustRun(t, "--db", dbPath, "-O", "csv", "sql", `
@@ -22,7 +23,77 @@ func labState(t *testing.T, dbPath string) string {
 		FROM collections c LEFT JOIN collection_puzzles cp ON cp.collection_id = c.id
 		ORDER BY c.name, cp.position`)
 	puzzles := mustRun(t, "--db", dbPath, "-O", "csv", "sql", `SELECT COUNT(*) AS puzzles FROM puzzles`)
-	return ratings + collections + puzzles
+	return ratings + collections + puzzles + tagState(t, dbPath)
+}
+
+// tagState lists the tags of the lab by grid, with their time and
+// whether an import gave them.
+func tagState(t *testing.T, dbPath string) string {
+	t.Helper()
+	return mustRun(t, "--db", dbPath, "-O", "csv", "sql", `
+		SELECT p.grid, t.tag, t.added_at, t.import_id IS NOT NULL AS imported FROM puzzle_tags t
+		JOIN puzzles p ON p.id = t.puzzle_id ORDER BY p.grid, t.tag`)
+}
+
+// tagLab tags puzzles of the lab as a curator would: classic on the
+// first three, and on the second one a tag with a comma, quotes and a
+// space.
+func tagLab(t *testing.T, dbPath string) {
+	t.Helper()
+	mustRun(t, "--db", dbPath, "sql", "--write", `INSERT INTO puzzle_tags (puzzle_id, tag)
+		SELECT id, 'classic' FROM puzzles WHERE id IN (SELECT id FROM puzzles ORDER BY id LIMIT 3)`)
+	mustRun(t, "--db", dbPath, "sql", "--write", `INSERT INTO puzzle_tags (puzzle_id, tag)
+		SELECT id, 'for "the" paper, v2' FROM puzzles WHERE id = (SELECT id FROM puzzles ORDER BY id LIMIT 1 OFFSET 1)`)
+}
+
+// TestExportImportTags exports a lab whose puzzles carry tags in each
+// format that holds them and imports the file into a new lab: the same
+// puzzles get the same tags, as the import's. An export of a lab without
+// tags has no tags column. A file with a tag serve --write would refuse
+// fails the import, which takes back the tags it had put on puzzles the
+// lab already held.
+func TestExportImportTags(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := exampleDB(t)
+	untagged := filepath.Join(dir, "untagged.csv")
+	mustRun(t, "--db", dbPath, "export", "--format", "csv", "--where", "1 = 1", "-o", untagged)
+	if b, err := os.ReadFile(untagged); err != nil || strings.Contains(string(b), "tags") {
+		t.Fatalf("export of a lab without tags (%v):\n%s", err, b)
+	}
+	tagLab(t, dbPath)
+	want := mustRun(t, "--db", dbPath, "-O", "csv", "sql", `SELECT p.grid, t.tag FROM puzzle_tags t
+		JOIN puzzles p ON p.id = t.puzzle_id ORDER BY p.grid, t.tag`)
+	if n := strings.Count(want, "\n"); n != 5 {
+		t.Fatalf("the lab's tags:\n%s", want)
+	}
+	for _, format := range []string{"csv", "json"} {
+		t.Run(format, func(t *testing.T) {
+			file := filepath.Join(dir, "all."+format)
+			mustRun(t, "--db", dbPath, "export", "--format", format, "--where", "1 = 1", "-o", file)
+			fresh := filepath.Join(t.TempDir(), "fresh.db")
+			mustRun(t, "--db", fresh, "init")
+			mustRun(t, "--db", fresh, "import", file)
+			got := mustRun(t, "--db", fresh, "-O", "csv", "sql", `SELECT p.grid, t.tag FROM puzzle_tags t
+				JOIN puzzles p ON p.id = t.puzzle_id WHERE t.import_id IS NOT NULL ORDER BY p.grid, t.tag`)
+			if got != want {
+				t.Errorf("tags after importing the %s export:\n%s\nwant:\n%s", format, got, want)
+			}
+		})
+	}
+	grids := strings.Fields(mustRun(t, "--db", dbPath, "-O", "csv", "sql", "SELECT grid FROM puzzles ORDER BY id LIMIT 2"))[1:]
+	bad := filepath.Join(dir, "bad.json")
+	body := fmt.Sprintf(`[{"puzzle": %q, "tags": ["from-file"]}, {"puzzle": %q, "tags": ["a\u0001b"]}]`, grids[0], grids[1])
+	if err := os.WriteFile(bad, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := tagState(t, dbPath)
+	_, errOut, code := run(t, "--db", dbPath, "import", bad)
+	if code == 0 || !strings.Contains(errOut, "holds a control character") {
+		t.Errorf("import of a bad tag: exit %d, %s", code, errOut)
+	}
+	if after := tagState(t, dbPath); after != before {
+		t.Errorf("the failed import left tags:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
 }
 
 // TestReimportOwnExportChangesNothing rates a lab with every rater, adds
@@ -85,6 +156,7 @@ func TestReimportOwnExportChangesNothing(t *testing.T) {
 	}
 	mustRun(t, "--db", dbPath, "collections", "add", "bench", "--where", "collection IN ('reseda-2012', 'claims', 'soto-2014')",
 		"--order-by", "givens DESC", "--label", "'b' || id")
+	tagLab(t, dbPath)
 	before := labState(t, dbPath)
 	for _, tt := range []struct{ format, file string }{
 		{"csv", "bench.csv"}, {"json", "bench.json"}, {"csv", "all.csv"}, {"json", "all.json"},

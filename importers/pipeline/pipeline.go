@@ -1140,6 +1140,12 @@ func (imp *importer) prepare(ctx context.Context, b *batch) (*prepared, error) {
 			}
 			return nil, fmt.Errorf("import %s:%d: the puzzle was not checked", res.File, rec.Line)
 		}
+		if bad := badTag(rec.Tags); bad != nil {
+			if err := reject(&importers.DecodeError{File: res.File, Line: rec.Line, Reason: bad.Error()}); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		meta := ""
 		if len(rec.Metadata) > 0 {
 			b, err := json.Marshal(rec.Metadata)
@@ -1150,7 +1156,7 @@ func (imp *importer) prepare(ctx context.Context, b *batch) (*prepared, error) {
 		}
 		id := res.Import.ID
 		row := db.ImportRow{Puzzle: it.puzzle, Membership: sudokulab.Membership{Label: rec.Label,
-			ImportID: id, SourceLine: rec.Line, Metadata: meta}}
+			ImportID: id, SourceLine: rec.Line, Metadata: meta}, Tags: rec.Tags}
 		for _, r := range rec.Ratings {
 			v := r.Value
 			if math.IsNaN(v) || math.IsInf(v, 0) { // "NaN" or "inf" in a rating column: no rating
@@ -1164,6 +1170,17 @@ func (imp *importer) prepare(ctx context.Context, b *batch) (*prepared, error) {
 		p.own = p.own || o.Collection == "" && rec.Collection == ""
 	}
 	return p, nil
+}
+
+// badTag returns the error of the first of tags that serve --write would
+// refuse (db.CheckTag), or nil.
+func badTag(tags []string) error {
+	for _, tag := range tags {
+		if err := db.CheckTag(tag); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // maxNoted bounds the rejections written into the import's notes.
