@@ -261,17 +261,18 @@ func (p queued) do(ctx context.Context, d *db.DB, opts Options) (Summary, error)
 	// Another process on the experiment may queue its plan just after
 	// the work ran out (irace's target runners, two at a time, each a
 	// sudokulab run in one experiment): the work goes on with it, as it
-	// would have had it come a moment earlier, rather than finish
-	// reporting it undone.
-	for err == nil && !p.byWorkers {
+	// would have had it come a moment earlier, and what is left is judged
+	// on the same look at the queue that let the work end. A few rounds:
+	// work that this process cannot do is still reported left.
+	var left db.WorkLeft
+	for round := 0; err == nil; round++ {
 		if afterWork != nil {
 			afterWork()
 		}
-		left, lerr := q.Left(ctx)
-		if lerr != nil {
-			return sum, lerr
+		if left, err = q.Left(ctx); err != nil {
+			return sum, err
 		}
-		if !left.Claimable() {
+		if p.byWorkers || !left.Claimable() || round == maxWorkRounds {
 			break
 		}
 		var more Summary
@@ -290,7 +291,7 @@ func (p queued) do(ctx context.Context, d *db.DB, opts Options) (Summary, error)
 	if err != nil {
 		return sum, err
 	}
-	return sum, p.finish(ctx, d, q, &sum)
+	return sum, p.finish(ctx, d, left, &sum)
 }
 
 // summary is what is known of the plan before any work.
@@ -398,13 +399,9 @@ func waitForWorkers(ctx context.Context, d *db.DB, q Queue, opts WorkOptions) er
 	}
 }
 
-// finish checks that the plan is done and counts what the experiment
-// holds.
-func (p queued) finish(ctx context.Context, d *db.DB, q *DBQueue, sum *Summary) error {
-	left, err := q.Left(ctx)
-	if err != nil {
-		return err
-	}
+// finish checks, on left (the last look at the queue), that the plan is
+// done, and counts what the experiment holds.
+func (p queued) finish(ctx context.Context, d *db.DB, left db.WorkLeft, sum *Summary) error {
 	sum.Left, sum.Abandoned = left, int(left.Abandoned)
 	if left.Claimable() {
 		// The workers stopped with the plan unfinished: never report
@@ -413,6 +410,7 @@ func (p queued) finish(ctx context.Context, d *db.DB, q *DBQueue, sum *Summary) 
 			left.Pending+left.Lapsed, sum.experimentName(), sum.Recorded)
 	}
 	sum.ByOthers = max(0, sum.Total-sum.Skipped-sum.Recorded-sum.Duplicates-sum.Abandoned)
+	var err error
 	sum.Held, err = db.ExperimentRunCounts(ctx, d, p.spec.ExperimentID, p.spec.ConfigIDs)
 	return err
 }
@@ -420,6 +418,10 @@ func (p queued) finish(ctx context.Context, d *db.DB, q *DBQueue, sum *Summary) 
 // afterWork, when set (by tests), is called each time the work of a
 // plan ran out, before the queue is looked at again.
 var afterWork func()
+
+// maxWorkRounds bounds how many times a run goes back to work that
+// others queued into its experiment as its own ran out.
+const maxWorkRounds = 3
 
 // add counts into s what another Work call on the same configurations
 // did.
