@@ -7,8 +7,8 @@
 #   scripts/scale-lab.sh OUT.db [SEED]
 #
 # OUT.db must not exist; keep it outside the repository. On the 2-core build
-# machine it took about 25 minutes and 2 GB (see docs/web.md). The web
-# benchmark reads it with
+# machine, niced among other jobs, it took 524 s and 2.1 GB (docs/web.md,
+# How fast). The web benchmark reads it with
 #
 #   SUDOKULAB_SCALE_LAB=OUT.db go test ./web -run '^$' -bench Pages -benchtime 200x
 #
