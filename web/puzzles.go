@@ -139,9 +139,11 @@ func (s *Server) puzzles(r *http.Request) (view, error) {
 			return view{}, err
 		}
 		// A filter that keeps a tenth of the rows or more finds a page's
-		// rows soonest by reading them in order (except by givens, whose
-		// index gives both).
-		cq.Filter.Broad = 10*cube.Total(f) >= cube.Total(db.CatalogFilter{}) && cq.Sort != "givens"
+		// rows soonest by reading them in order, except one on givens
+		// sorted by givens or id, which the index on givens gives in
+		// that order.
+		byGivens := cq.Sort == "givens" || (cq.Sort == "" || cq.Sort == "id") && f.Givens != nil
+		cq.Filter.Broad = 10*cube.Total(f) >= cube.Total(db.CatalogFilter{}) && !byGivens
 	}
 	var page db.CatalogPage
 	err = s.db.Snapshot(ctx, func(tx *sqlx.Tx) error {
