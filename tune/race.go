@@ -125,6 +125,15 @@ func (o Options) withDefaults(params int) Options {
 	return o
 }
 
+// MinBudget is the smallest budget, in runs, whose first iteration races
+// more than opts.MinSurvival candidates up to the first test over a space
+// of params parameters (opts' zero fields as their defaults): Tune stops
+// before it races anything on less, with no elite.
+func MinBudget(params int, opts Options) int {
+	o := opts.withDefaults(params)
+	return o.Iterations * (o.MinSurvival + 1) * (o.FirstTest + o.EachTest)
+}
+
 // maxCandidates caps the candidates of one race, as irace's
 // maxConfigurations does.
 const maxCandidates = 1024
@@ -164,8 +173,8 @@ func Tune(ctx context.Context, s Space, items int, ev Evaluator, opts Options) (
 	if items < 1 {
 		return Result{}, errors.New("tune: no training instance")
 	}
-	if opts.Budget < 1 {
-		return Result{}, fmt.Errorf("tune: a budget of %d runs: want at least 1", opts.Budget)
+	if least := MinBudget(len(s.Params), opts); opts.Budget < least {
+		return Result{}, fmt.Errorf("tune: a budget of %d runs races nothing over %d parameters: want at least %d", opts.Budget, len(s.Params), least)
 	}
 	if opts.Rand == nil {
 		return Result{}, errors.New("tune: no random source")

@@ -201,6 +201,9 @@ func Run(ctx context.Context, d *db.DB, reg runner.Registry, spec Spec, opts Opt
 		return Report{}, err
 	}
 	spec, space, name, train := p.spec, p.space, p.name, p.train
+	if least := tune.MinBudget(len(space.Params), tune.Options{}); spec.Budget < least {
+		return Report{}, sudokulab.Errorf(sudokulab.EINVALID, "--budget %d: a race over %d parameters needs at least %d runs", spec.Budget, len(space.Params), least)
+	}
 	expID, err := db.EnsureExperiment(ctx, d, name, "sudokulab tune of "+spec.Solver)
 	if err != nil {
 		return Report{}, err
