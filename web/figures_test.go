@@ -1,9 +1,15 @@
 package web_test
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
+
+	"sudokulab/web"
 )
 
 // TestExperimentFigures: the experiment page shows the pictures of plot
@@ -54,4 +60,42 @@ func TestExperimentFigures(t *testing.T) {
 			t.Errorf("ecdf.svg of an unknown experiment: %d, want 404", code)
 		}
 	})
+}
+
+// TestFigureAskedAtOnce: requests that ask at once for a picture not yet
+// drawn wait for the one drawing and get the same picture (the race
+// detector checks that they share the kept picture without writing to
+// it), on a server with the default FacetsLag, whose keeper computes in
+// the background.
+func TestFigureAskedAtOnce(t *testing.T) {
+	srv := newLab(t).serveWith(t, web.Options{})
+	for _, kind := range []string{"success", "ecdf", "convergence", "ert"} {
+		url := srv.URL + "/experiments/example-samples/" + kind + ".svg"
+		bodies := make([][]byte, 4)
+		errs := make([]error, len(bodies))
+		var wg sync.WaitGroup
+		for i := range bodies {
+			wg.Go(func() {
+				resp, err := http.Get(url)
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				defer resp.Body.Close()
+				bodies[i], errs[i] = io.ReadAll(resp.Body)
+				if errs[i] == nil && resp.StatusCode != http.StatusOK {
+					errs[i] = fmt.Errorf("status %d: %s", resp.StatusCode, bodies[i])
+				}
+			})
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("%s, request %d: %v", kind, i+1, err)
+			}
+			if !bytes.Equal(bodies[i], bodies[0]) {
+				t.Errorf("%s: request %d got another picture than request 1", kind, i+1)
+			}
+		}
+	}
 }

@@ -102,6 +102,26 @@ func newLabOn(t *testing.T, dsn string) *lab {
 	return l
 }
 
+// serveWith serves the lab read-only with the options o, as newLabOn does
+// with FacetsLag -1, until the test ends.
+func (l *lab) serveWith(t *testing.T, o web.Options) *httptest.Server {
+	t.Helper()
+	ctx := context.Background()
+	r, err := db.OpenOptions(ctx, l.path, db.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	s, err := web.New(ctx, r, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
 // addPuzzle adds a puzzle whose givens are the first n cells of puzzle
 // 1's solution, in no collection, unrated and not counted.
 func (l *lab) addPuzzle(t *testing.T, n int) {
