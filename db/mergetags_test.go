@@ -154,3 +154,18 @@ func TestMergeOlderSource(t *testing.T) {
 		t.Errorf("tags of the migrated source %q, want %q", got, want)
 	}
 }
+
+// TestMergeTagsOfLoadingImport merges a lab whose import is still loading
+// and gave a tag: the tag is skipped, as that import's other rows are.
+func TestMergeTagsOfLoadingImport(t *testing.T) {
+	src := newMergeLab(t)
+	spoil(t, src.path, []string{`UPDATE puzzle_tags SET import_id = 1 WHERE puzzle_id = 5`, `UPDATE imports SET state = 'loading'`})
+	dst := openTemp(t)
+	rep := mergeFiles(t, dst, src.path)[0]
+	if c := rep.Count(db.MergeTags); c.Added != 3 || c.Skipped != 1 {
+		t.Errorf("tags counted %+v, want 3 added and the loading import's tag skipped", c)
+	}
+	if n := countOf(t, dst, `SELECT COUNT(*) FROM puzzle_tags WHERE tag = 'hard'`); n != 0 {
+		t.Errorf("%d puzzles tagged hard, want none", n)
+	}
+}
