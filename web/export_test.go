@@ -7,6 +7,9 @@ import (
 	"sudokulab/db"
 )
 
+// KeptMax bounds the values a keeper holds.
+const KeptMax = keptMax
+
 // Keeper is the keeper of a Server's pages, for the tests of its
 // goroutines.
 type Keeper struct{ k *keeper }

@@ -82,7 +82,8 @@ func (k *keeper) get(ctx context.Context, key string, o keep, compute func(conte
 	}
 	e := k.entries[key]
 	if e == nil {
-		e = &keptValue{}
+		// Used now: evict drops another.
+		e = &keptValue{used: time.Now()}
 		k.entries[key] = e
 		k.evict()
 	}

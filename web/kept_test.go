@@ -199,17 +199,7 @@ func TestBigExperimentCountedInTheDatabase(t *testing.T) {
 // start it).
 func TestKeeperClosed(t *testing.T) {
 	ctx := context.Background()
-	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "lab.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	watch, err := d.WatchChanges(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer watch.Close()
-	k := web.NewKeeper(watch, time.Hour)
+	k := newKeeper(t)
 	started, release := make(chan struct{}), make(chan struct{})
 	got := make(chan any)
 	go func() {
@@ -247,4 +237,53 @@ func TestKeeperClosed(t *testing.T) {
 		t.Errorf("a value asked for once the keeper closed: computed %v, ok %v, error %v; want none computed and context.Canceled",
 			computed.Load(), ok, err)
 	}
+}
+
+// TestKeeperFull: past web.KeptMax values, the one used least recently
+// is dropped, not the one just computed.
+func TestKeeperFull(t *testing.T) {
+	ctx := context.Background()
+	k := newKeeper(t)
+	computed := map[string]int{}
+	get := func(key string) {
+		t.Helper()
+		v, ok, err := k.Get(ctx, key, time.Hour, func(context.Context) (any, error) {
+			computed[key]++ // the test waits for each computation
+			return key, nil
+		})
+		if err != nil || !ok || v != key {
+			t.Fatalf("%s: %v, ok %v, error %v", key, v, ok, err)
+		}
+	}
+	for i := range web.KeptMax + 1 {
+		get(fmt.Sprint("value ", i))
+	}
+	last := fmt.Sprint("value ", web.KeptMax)
+	get(last)
+	get("value 1")
+	get("value 0")
+	if computed[last] != 1 || computed["value 1"] != 1 || computed["value 0"] != 2 {
+		t.Errorf("computed %s %d times, value 1 %d times, value 0 %d times; want once, once, twice (the least recently used dropped)",
+			last, computed[last], computed["value 1"], computed["value 0"])
+	}
+}
+
+// newKeeper returns a keeper with a lag of an hour over a new lab, closed
+// when the test ends.
+func newKeeper(t *testing.T) web.Keeper {
+	t.Helper()
+	ctx := context.Background()
+	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "lab.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	watch, err := d.WatchChanges(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { watch.Close() })
+	k := web.NewKeeper(watch, time.Hour)
+	t.Cleanup(k.Close)
+	return k
 }
