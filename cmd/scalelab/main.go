@@ -213,23 +213,8 @@ func addPuzzles(ctx context.Context, d *db.DB, o options, bases []base, rng *ran
 		return nil, err
 	}
 	have := int(size.Puzzles)
-	colls := map[string]int64{}
-	positions := map[int64]int{}
-	coll := func(tx *sqlx.Tx, name, desc string) (int64, error) {
-		if id, ok := colls[name]; ok {
-			return id, nil
-		}
-		id, err := db.EnsureCollection(ctx, tx, name, desc)
-		colls[name] = id
-		return id, err
-	}
-	member := func(tx *sqlx.Tx, cid, pid int64, label string, line int) error {
-		positions[cid]++
-		return db.AddMembership(ctx, tx, sudokulab.Membership{CollectionID: cid, PuzzleID: pid, Position: positions[cid], Label: label, SourceLine: line})
-	}
-	givens := raters.Givens{}
+	w := &memberWriter{colls: map[string]int64{}, positions: map[int64]int{}}
 	var out []stored
-	const rounds = 10
 	i := 0
 	for have < o.puzzles {
 		err := d.WithTx(ctx, func(tx *sqlx.Tx) error {
@@ -251,52 +236,14 @@ func addPuzzles(ctx context.Context, d *db.DB, o options, bases []base, rng *ran
 					continue // the same grid drawn twice: draw again next time round
 				}
 				have++
-				label := fmt.Sprintf("%s:%d", b.file, b.line)
-				switch {
-				case round == 0:
-					cid, err := coll(tx, b.file, "The puzzles of "+b.file+".txt (tdoku's lists), as read")
-					if err == nil {
-						err = member(tx, cid, id, label, b.line)
-					}
-					if err != nil {
-						return err
-					}
-				case round < rounds-1:
-					cid, err := coll(tx, fmt.Sprintf("scale-round-%d", round), fmt.Sprintf("Round %d of transformations of the listed puzzles (symmetry.Random)", round))
-					if err == nil {
-						err = member(tx, cid, id, fmt.Sprintf("%s/t%d", label, round), 0)
-					}
-					if err != nil {
-						return err
-					}
+				if err := w.place(ctx, tx, round, b, id, have); err != nil {
+					return err
 				}
-				if have%100 == 0 {
-					cid, err := coll(tx, "scale-sample", "Every hundredth puzzle of the scale lab")
-					if err == nil {
-						err = member(tx, cid, id, label, 0)
-					}
-					if err != nil {
-						return err
-					}
-				}
-				g, err := givens.Rate(ctx, p.Givens)
+				st, err := ratePuzzle(ctx, tx, p, b, id)
 				if err != nil {
 					return err
 				}
-				g.PuzzleID = id
-				if err := db.UpsertRating(ctx, tx, g); err != nil {
-					return err
-				}
-				s := stored{id: id, solution: p.Solution}
-				if b.human != nil {
-					h := *b.human
-					h.PuzzleID = id
-					if err := db.UpsertRating(ctx, tx, h); err != nil {
-						return err
-					}
-					s.level = levels[h.Label]
-				}
-				out = append(out, s)
+				out = append(out, st)
 			}
 			return nil
 		})
@@ -307,6 +254,74 @@ func addPuzzles(ctx context.Context, d *db.DB, o options, bases []base, rng *ran
 	}
 	fmt.Println()
 	return out, nil
+}
+
+// rounds is how many times the listed puzzles are drawn: as read, then
+// transformed; the last round's puzzles are in no collection but the
+// sample.
+const rounds = 10
+
+// memberWriter puts the scale lab's puzzles into its collections, each
+// collection's positions counted from 1.
+type memberWriter struct {
+	colls     map[string]int64
+	positions map[int64]int
+}
+
+// join adds puzzle pid to the collection name (made with desc if new).
+func (w *memberWriter) join(ctx context.Context, tx *sqlx.Tx, name, desc string, pid int64, label string, line int) error {
+	cid, ok := w.colls[name]
+	if !ok {
+		var err error
+		if cid, err = db.EnsureCollection(ctx, tx, name, desc); err != nil {
+			return err
+		}
+		w.colls[name] = cid
+	}
+	w.positions[cid]++
+	return db.AddMembership(ctx, tx, sudokulab.Membership{CollectionID: cid, PuzzleID: pid, Position: w.positions[cid], Label: label, SourceLine: line})
+}
+
+// place puts puzzle id, the have-th stored, drawn from b in round, into
+// its collections: its list's as read, its round's once transformed, and
+// every hundredth the sample.
+func (w *memberWriter) place(ctx context.Context, tx *sqlx.Tx, round int, b *base, id int64, have int) error {
+	label := fmt.Sprintf("%s:%d", b.file, b.line)
+	var err error
+	switch {
+	case round == 0:
+		err = w.join(ctx, tx, b.file, "The puzzles of "+b.file+".txt (tdoku's lists), as read", id, label, b.line)
+	case round < rounds-1:
+		err = w.join(ctx, tx, fmt.Sprintf("scale-round-%d", round), fmt.Sprintf("Round %d of transformations of the listed puzzles (symmetry.Random)", round),
+			id, fmt.Sprintf("%s/t%d", label, round), 0)
+	}
+	if err == nil && have%100 == 0 {
+		err = w.join(ctx, tx, "scale-sample", "Every hundredth puzzle of the scale lab", id, label, 0)
+	}
+	return err
+}
+
+// ratePuzzle stores the givens rater's rating of p (stored as id) and,
+// where its list's puzzle was rated by the human rater, that rating too.
+func ratePuzzle(ctx context.Context, tx *sqlx.Tx, p sudokulab.Puzzle, b *base, id int64) (stored, error) {
+	g, err := raters.Givens{}.Rate(ctx, p.Givens)
+	if err != nil {
+		return stored{}, err
+	}
+	g.PuzzleID = id
+	if err := db.UpsertRating(ctx, tx, g); err != nil {
+		return stored{}, err
+	}
+	s := stored{id: id, solution: p.Solution}
+	if b.human != nil {
+		h := *b.human
+		h.PuzzleID = id
+		if err := db.UpsertRating(ctx, tx, h); err != nil {
+			return stored{}, err
+		}
+		s.level = levels[h.Label]
+	}
+	return s, nil
 }
 
 // experiment is one experiment of the scale lab: its configurations
