@@ -136,3 +136,34 @@ func runByWorkers(t *testing.T, open func(t testing.TB) *db.DB) {
 		t.Errorf("queued work left to other workers: %v, want EINVALID", err)
 	}
 }
+
+// TestRunByWorkersQuickWorker: the workers may record a plan's runs the
+// moment it is in the queue, before Run looks at what the experiment
+// holds; those runs are done by others, not recorded before Run (Skipped),
+// on every backend.
+func TestRunByWorkersQuickWorker(t *testing.T) {
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			ctx := context.Background()
+			open := be.open(t)
+			d := open(t)
+			reg := testRegistry()
+			addPuzzles(t, d, "reseda-easy", "sato-no1")
+			exactConfig(t, d)
+			w := open(t)
+			var worked runner.Summary
+			var werr error
+			defer runner.SetAfterEnqueue(func() {
+				worked, werr = runner.Run(ctx, w, reg, runner.Spec{Queued: true, Experiment: "quick"}, runner.Options{Jobs: 1})
+			})()
+			sum, err := runner.Run(ctx, d, reg, runner.Spec{Experiment: "quick", Configs: []string{"exact"}, FirstSeed: 1, Seeds: 3, ByWorkers: true}, runner.Options{Jobs: 1})
+			if err != nil || werr != nil {
+				t.Fatalf("Run: %v; worker: %v", err, werr)
+			}
+			if worked.Recorded != 6 || sum.Skipped != 0 || sum.ByOthers != 6 || sum.Recorded != 0 {
+				t.Errorf("Run: skipped %d, by others %d, recorded %d; the worker recorded %d: want 0, 6, 0 and 6",
+					sum.Skipped, sum.ByOthers, sum.Recorded, worked.Recorded)
+			}
+		})
+	}
+}

@@ -241,17 +241,23 @@ func (p queued) do(ctx context.Context, d *db.DB, opts Options) (Summary, error)
 		sum.Left, err = db.RemainingWork(ctx, d, p.spec.ExperimentID, 0)
 		return sum, err
 	}
-	if !p.whileWorking {
-		var err error
-		if sum.Enqueued, err = db.Enqueue(ctx, d, p.spec, nil); err != nil {
-			return sum, err
-		}
-	}
-	// What the experiment holds of the plan already, the runs linked
-	// from other experiments included when the plan is in the queue.
+	// What the experiment holds of the plan already, looked at before the
+	// plan goes into the queue: other processes may record its runs at
+	// once (tune --jobs 0's workers do), and those are not from before.
 	before, err := db.PlanDone(ctx, d, p.spec)
 	if err != nil {
 		return sum, err
+	}
+	if !p.whileWorking {
+		if sum.Enqueued, err = db.Enqueue(ctx, d, p.spec, nil); err != nil {
+			return sum, err
+		}
+		if afterEnqueue != nil {
+			afterEnqueue()
+		}
+		// The runs found recorded by other experiments as the plan went
+		// into the queue were recorded before this call too.
+		before += sum.Enqueued.Linked
 	}
 	if opts.Progress != nil {
 		opts.Progress.Start(int(max(0, int64(sum.Total)-before)), int(before))
@@ -282,8 +288,7 @@ func (p queued) do(ctx context.Context, d *db.DB, opts Options) (Summary, error)
 	sum.Recorded, sum.Duplicates = ws.Recorded, ws.Duplicates
 	sum.Skipped = int(before)
 	if p.whileWorking {
-		// The runs found recorded by other experiments as the plan went
-		// into the queue were recorded before this call too.
+		// As above, for the plan put in the queue while the work went on.
 		sum.Skipped += int(sum.Enqueued.Linked)
 	}
 	// Work lists the plan's configurations first, in plan order.
@@ -418,6 +423,10 @@ func (p queued) finish(ctx context.Context, d *db.DB, left db.WorkLeft, sum *Sum
 // afterWork, when set (by tests), is called each time the work of a
 // plan ran out, before the queue is looked at again.
 var afterWork func()
+
+// afterEnqueue, when set (by tests), is called once a plan left to other
+// processes (ByWorkers) is in the queue.
+var afterEnqueue func()
 
 // maxWorkRounds bounds how many times a run goes back to work that
 // others queued into its experiment as its own ran out.
