@@ -21,18 +21,8 @@ import (
 // runs, an experiment's success table): each page shows the value it kept
 // until the new one is computed, never none, then the new one.
 func TestKeptPagesFollowChanges(t *testing.T) {
-	ctx := context.Background()
 	l := newLab(t)
-	r, err := db.OpenOptions(ctx, l.path, db.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	s, err := web.New(ctx, r, web.Options{FacetsLag: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := l.server(t, web.Options{FacetsLag: time.Millisecond})
 	getJSON := func(path string, v any) {
 		t.Helper()
 		rec := httptest.NewRecorder()

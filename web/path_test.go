@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"sudokulab"
-	"sudokulab/db"
 	"sudokulab/generator"
 	"sudokulab/web"
 )
@@ -135,19 +133,7 @@ func TestSEPathDrawn(t *testing.T) {
 // shown cut short, and the page says so.
 func TestPathCutShort(t *testing.T) {
 	l := newLab(t)
-	ctx := context.Background()
-	r, err := db.OpenOptions(ctx, l.path, db.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	s, err := web.New(ctx, r, web.Options{PathTimeout: time.Nanosecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	srv := httptest.NewServer(s)
-	defer srv.Close()
+	srv := l.serveWith(t, web.Options{PathTimeout: time.Nanosecond})
 	for _, rater := range []string{"human", "se"} {
 		resp, err := http.Get(srv.URL + "/puzzles/10/path?rater=" + rater)
 		if err != nil {

@@ -106,6 +106,15 @@ func newLabOn(t *testing.T, dsn string) *lab {
 // with FacetsLag -1, until the test ends.
 func (l *lab) serveWith(t *testing.T, o web.Options) *httptest.Server {
 	t.Helper()
+	srv := httptest.NewServer(l.server(t, o))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// server returns a server with the options o on the lab opened read-only,
+// as serve opens it; both are closed when t ends.
+func (l *lab) server(t *testing.T, o web.Options) *web.Server {
+	t.Helper()
 	ctx := context.Background()
 	r, err := db.OpenOptions(ctx, l.path, db.Options{ReadOnly: true})
 	if err != nil {
@@ -117,9 +126,7 @@ func (l *lab) serveWith(t *testing.T, o web.Options) *httptest.Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	return srv
+	return s
 }
 
 // addPuzzle adds a puzzle whose givens are the first n cells of puzzle
@@ -778,18 +785,8 @@ func TestPageTimeLimit(t *testing.T) {
 // TestFacetsCountedInTheBackground: with a lag, a change is counted while
 // pages show the counts kept, which then follow.
 func TestFacetsCountedInTheBackground(t *testing.T) {
-	ctx := context.Background()
 	l := newLab(t)
-	r, err := db.OpenOptions(ctx, l.path, db.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	s, err := web.New(ctx, r, web.Options{FacetsLag: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := l.server(t, web.Options{FacetsLag: time.Millisecond})
 	total := func() *int64 {
 		rec := httptest.NewRecorder()
 		s.ServeHTTP(rec, httptest.NewRequest("GET", "/puzzles.json", nil))

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"sudokulab"
-	"sudokulab/db"
 	"sudokulab/internal/pgtest"
 	"sudokulab/raters"
 	"sudokulab/web"
@@ -36,19 +35,9 @@ type writeLab struct {
 // server writes through the lab's writer with the options o.
 func newWriteLab(t *testing.T, dsn string, o web.Options) *writeLab {
 	t.Helper()
-	ctx := context.Background()
 	l := newLabOn(t, dsn)
-	r, err := db.OpenOptions(ctx, l.path, db.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
 	o.Version, o.FacetsLag, o.Writer = "v-test", -1, l.w
-	s, err := web.New(ctx, r, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := l.server(t, o)
 	// The lab's requests go to this server from now on.
 	l.srv = httptest.NewServer(s)
 	t.Cleanup(l.srv.Close)
