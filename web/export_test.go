@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"sudokulab"
 	"sudokulab/db"
 )
 
@@ -29,3 +30,14 @@ func (k Keeper) Get(ctx context.Context, key string, wait time.Duration, compute
 // Close ends the computations under way and waits for them, as
 // Server.Close does.
 func (k Keeper) Close() { k.k.close() }
+
+// SetPathFinder makes s find solution paths with find, which returns no
+// step: for the tests of the searches' goroutines. Call it before s
+// serves.
+func SetPathFinder(s *Server, find func(ctx context.Context) error) {
+	s.paths.find = func(ctx context.Context, _ string, _ sudokulab.Grid, timeout time.Duration) (solvedPath, error) {
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		return solvedPath{}, find(ctx)
+	}
+}

@@ -117,11 +117,18 @@ func findPath(ctx context.Context, rater string, g sudokulab.Grid, timeout time.
 
 // pathCache keeps the last few paths found: stepping through a path asks
 // for the same one again and again. A path is found once, in the
-// background of the requests that want it, within Options.PathTimeout; a request
-// that goes away leaves it to finish for the next.
+// background of the requests that want it, within Options.PathTimeout; a
+// request that goes away leaves it to finish for the next. close ends the
+// searches under way and waits for them, so none outlives the server.
 type pathCache struct {
 	mu    sync.Mutex
 	paths map[pathKey]*cachedPath
+	// find finds a path: findPath, or a test's stand-in.
+	find func(ctx context.Context, rater string, g sudokulab.Grid, timeout time.Duration) (solvedPath, error)
+	// base is cancelled by close (stop); wg counts the searches under way.
+	base context.Context
+	stop context.CancelFunc
+	wg   sync.WaitGroup
 }
 
 type pathKey struct {
@@ -138,11 +145,22 @@ type cachedPath struct {
 
 const pathCacheSize = 16
 
+func newPathCache() *pathCache {
+	base, stop := context.WithCancel(context.Background())
+	return &pathCache{find: findPath, base: base, stop: stop}
+}
+
 func (c *pathCache) get(ctx context.Context, id int64, rater string, g sudokulab.Grid, timeout time.Duration) (solvedPath, error) {
 	k := pathKey{id, rater}
 	c.mu.Lock()
 	e, ok := c.paths[k]
 	if !ok || e.grid != g.String() {
+		if err := c.base.Err(); err != nil {
+			// Closed: close waits for the searches under way, and a new
+			// one would start past its Wait.
+			c.mu.Unlock()
+			return solvedPath{}, err
+		}
 		if len(c.paths) >= pathCacheSize {
 			for k, e := range c.paths {
 				select {
@@ -157,9 +175,11 @@ func (c *pathCache) get(ctx context.Context, id int64, rater string, g sudokulab
 		}
 		e = &cachedPath{grid: g.String(), ready: make(chan struct{})}
 		c.paths[k] = e
+		c.wg.Add(1)
 		go func() {
+			defer c.wg.Done()
 			defer close(e.ready)
-			e.path, e.err = findPath(context.WithoutCancel(ctx), rater, g, timeout)
+			e.path, e.err = c.find(c.base, rater, g, timeout)
 		}()
 	}
 	c.mu.Unlock()
@@ -169,6 +189,15 @@ func (c *pathCache) get(ctx context.Context, id int64, rater string, g sudokulab
 	case <-ctx.Done():
 		return solvedPath{}, ctx.Err()
 	}
+}
+
+// close ends the searches under way and waits for them.
+func (c *pathCache) close() {
+	// Under mu, so that get starts no search once Wait may run.
+	c.mu.Lock()
+	c.stop()
+	c.mu.Unlock()
+	c.wg.Wait()
 }
 
 func (s *Server) path(r *http.Request) (view, error) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -166,5 +167,53 @@ func TestLargePathDrawnLarger(t *testing.T) {
 	}
 	if page := l.getHTML(t, "/puzzles/10/path"); !strings.Contains(page, `<svg class="grid path"`) {
 		t.Error("the path of a 9x9 puzzle is not drawn at its width")
+	}
+}
+
+// TestCloseEndsPathSearch: a solution path still being found when its
+// request went away is ended by Server.Close, which returns only once the
+// search has; a request after Close starts none.
+func TestCloseEndsPathSearch(t *testing.T) {
+	l := newLab(t)
+	s := l.server(t, web.Options{PathTimeout: time.Hour})
+	started, ended := make(chan struct{}), make(chan struct{})
+	searches := 0
+	web.SetPathFinder(s, func(ctx context.Context) error {
+		searches++
+		close(started)
+		defer close(ended)
+		<-ctx.Done()
+		return ctx.Err()
+	})
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, "GET", srv.URL+"/puzzles/10/path", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answered := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		answered <- err
+	}()
+	<-started
+	cancel() // the request goes away; the search goes on for the next
+	<-answered
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ended:
+	default:
+		t.Fatal("Close returned while a solution path was still being found")
+	}
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, httptest.NewRequest("GET", "/puzzles/11/path", nil))
+	if searches != 1 {
+		t.Errorf("%d searches, want 1: a request after Close started one", searches)
 	}
 }

@@ -103,7 +103,7 @@ type Server struct {
 	pages   map[string]*template.Template
 	queries []queries.Query
 	mux     *http.ServeMux
-	paths   pathCache
+	paths   *pathCache
 	// watch tells when the database changed; kept holds what pages
 	// compute from whole tables while it did not.
 	watch *db.ChangeWatch
@@ -137,7 +137,8 @@ func New(ctx context.Context, d *db.DB, o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{db: d, o: o, log: log.New(o.ErrorLog, "serve: ", log.LstdFlags), queries: qs, mux: http.NewServeMux()}
+	s := &Server{db: d, o: o, log: log.New(o.ErrorLog, "serve: ", log.LstdFlags), queries: qs, mux: http.NewServeMux(),
+		paths: newPathCache()}
 	if s.pages, err = parsePages(); err != nil {
 		return nil, err
 	}
@@ -154,10 +155,12 @@ func New(ctx context.Context, d *db.DB, o Options) (*Server, error) {
 	return s, nil
 }
 
-// Close ends the rates and the computations (facet counts and the like)
-// under way, if any, and releases what the server holds of the database.
+// Close ends the rates and the computations (facet counts, solution paths
+// and the like) under way, if any, waits for them, and releases what the
+// server holds of the database.
 func (s *Server) Close() error {
 	s.stopWrites()
+	s.paths.close()
 	s.kept.close()
 	return s.watch.Close()
 }
