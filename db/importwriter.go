@@ -528,7 +528,8 @@ type storedRating struct {
 }
 
 // ratings stores the ratings of at most chunk rows; of two ratings of a
-// puzzle by one rater the later wins. A rating computed here (ImportID 0,
+// puzzle by one rater the later wins. A rating that Rating.Check refuses
+// is an EINVALID error (the importer names its file and line before). A rating computed here (ImportID 0,
 // such as generate's) replaces the puzzle's rating by its rater. A file's
 // rating (ImportID set) whose puzzle has one of that name already, or that
 // repeats the computed rating a FileRater name stands for, is left out: so
@@ -544,6 +545,9 @@ func (w *ImportWriter) ratings(ctx context.Context, rows []ImportRow) error {
 		}
 		for _, x := range r.Ratings {
 			x.PuzzleID = r.Puzzle.ID
+			if err := x.Check(); err != nil { // as UpsertRating and merge check theirs
+				return sudokulab.WrapError(sudokulab.EINVALID, err, "rating of puzzle %d by %.80q", x.PuzzleID, x.Rater)
+			}
 			k := ratingKey{x.PuzzleID, x.Rater}
 			if _, ok := last[k]; !ok {
 				order = append(order, k)

@@ -1121,6 +1121,27 @@ func suiteImportedRatingsBesideComputed(t *testing.T, d *db.DB) {
 	if got := db.FileRater("se-er", []string{"givens", "human"}); got != "se-er" {
 		t.Errorf("FileRater(se-er) = %q", got)
 	}
+	// A rating rate or merge would refuse is refused here too, and its
+	// transaction stores nothing.
+	c, err := db.GetCollection(ctx, d, "even")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := countOf(t, d, "SELECT COUNT(*) FROM ratings")
+	for _, bad := range []sudokulab.Rating{imported("", 1, 10), imported("a\nb", 1, 10), {Rater: "human", RaterVersion: "5", Value: f(math.NaN())}} {
+		err := d.WithTx(ctx, func(tx *sqlx.Tx) error {
+			w := d.ImportWriter(tx)
+			defer w.Close()
+			return w.Write(ctx, []db.ImportRow{{Puzzle: fromSolution(t, 22), Ratings: []sudokulab.Rating{imported("se-er", 2, 10), bad},
+				Membership: sudokulab.Membership{CollectionID: c.ID}}})
+		})
+		if err == nil || sudokulab.ErrorCode(err) != sudokulab.EINVALID {
+			t.Errorf("rating by %q valued %v: error %v, want EINVALID", bad.Rater, *bad.Value, err)
+		}
+	}
+	if n := countOf(t, d, "SELECT COUNT(*) FROM ratings"); n != before {
+		t.Errorf("%d ratings after refused writes, want %d", n, before)
+	}
 }
 
 func suiteImportLeavesFrozenCollections(t *testing.T, d *db.DB) {

@@ -1140,7 +1140,11 @@ func (imp *importer) prepare(ctx context.Context, b *batch) (*prepared, error) {
 			}
 			return nil, fmt.Errorf("import %s:%d: the puzzle was not checked", res.File, rec.Line)
 		}
-		if bad := badTag(rec.Tags); bad != nil {
+		ratings, bad := fileRatings(rec.Ratings, res.Import.ID)
+		if bad == nil {
+			bad = badTag(rec.Tags)
+		}
+		if bad != nil {
 			if err := reject(&importers.DecodeError{File: res.File, Line: rec.Line, Reason: bad.Error()}); err != nil {
 				return nil, err
 			}
@@ -1156,20 +1160,33 @@ func (imp *importer) prepare(ctx context.Context, b *batch) (*prepared, error) {
 		}
 		id := res.Import.ID
 		row := db.ImportRow{Puzzle: it.puzzle, Membership: sudokulab.Membership{Label: rec.Label,
-			ImportID: id, SourceLine: rec.Line, Metadata: meta}, Tags: rec.Tags}
-		for _, r := range rec.Ratings {
-			v := r.Value
-			if math.IsNaN(v) || math.IsInf(v, 0) { // "NaN" or "inf" in a rating column: no rating
-				continue
-			}
-			row.Ratings = append(row.Ratings, sudokulab.Rating{Rater: db.FileRater(r.Rater, labRaters),
-				RaterVersion: "imported", Value: &v, ImportID: id})
-		}
+			ImportID: id, SourceLine: rec.Line, Metadata: meta}, Tags: rec.Tags, Ratings: ratings}
 		p.rows = append(p.rows, row)
 		p.names = append(p.names, imp.collectionOf(rec))
 		p.own = p.own || o.Collection == "" && rec.Collection == ""
 	}
 	return p, nil
+}
+
+// fileRatings returns the ratings a record gives, as the import
+// importID stores them, or the error of the first that rate or merge
+// would refuse (sudokulab.Rating.Check: a rater that is no name). A value
+// that is no finite number ("NaN" or "inf" in a rating column) is no
+// rating.
+func fileRatings(rs []importers.Rating, importID int64) ([]sudokulab.Rating, error) {
+	var out []sudokulab.Rating
+	for _, r := range rs {
+		v := r.Value
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			continue
+		}
+		x := sudokulab.Rating{Rater: db.FileRater(r.Rater, labRaters), RaterVersion: "imported", Value: &v, ImportID: importID}
+		if err := x.Check(); err != nil {
+			return nil, fmt.Errorf("rating by %.80q: %w", r.Rater, err)
+		}
+		out = append(out, x)
+	}
+	return out, nil
 }
 
 // badTag returns the error of the first of tags that serve --write would

@@ -361,3 +361,46 @@ func TestImportNonFiniteRatings(t *testing.T) {
 		t.Errorf("merge: %v", err)
 	}
 }
+
+// TestImportBadRatings imports files whose ratings merge would refuse
+// (sudokulab.Rating.Check: a rater that is no name): each is a bad entry
+// naming the file, its line and the reason, the import storing nothing,
+// and one rejected with --skip-invalid.
+func TestImportBadRatings(t *testing.T) {
+	const hard = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+	tests := []struct {
+		name, file, text, want string
+	}{
+		{"empty rater", "empty.json", "[\n{\"puzzle\": \"" + easy + "\"},\n{\"puzzle\": \"" + hard + "\", \"ratings\": {\"\": 1.5}}\n]\n",
+			"empty.json:3: rating by \"\": rater is empty"},
+		{"control character", "control.json", "[\n{\"puzzle\": \"" + easy + "\"},\n{\"puzzle\": \"" + hard + "\", \"ratings\": {\"a\\u0007b\": 2}}\n]\n",
+			"control.json:3: rating by \"a\\ab\": rater \"a\\ab\" holds a control character"},
+		{"long rater", "long.csv", "puzzle,rating:" + strings.Repeat("r", sudokulab.MaxNameBytes+1) + "\n" + easy + ",\n" + hard + ",4\n",
+			"long.csv:3: rating by \"rrrr"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), tt.file)
+			if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			d := openTemp(t)
+			_, err := pipeline.ImportFile(context.Background(), d, path, pipeline.Options{})
+			if err == nil || !strings.Contains(err.Error(), tt.want) || sudokulab.ErrorCode(err) != sudokulab.EINVALID {
+				t.Fatalf("error %v (code %s), want EINVALID with %q", err, sudokulab.ErrorCode(err), tt.want)
+			}
+			for _, table := range []string{"puzzles", "imports", "collections", "collection_puzzles", "ratings"} {
+				if n := count(t, d, "SELECT COUNT(*) FROM "+table); n != 0 {
+					t.Errorf("%d rows in %s after a failed import", n, table)
+				}
+			}
+			res := importFile(t, d, path, pipeline.Options{SkipInvalid: true})
+			if im := res.Import; im.PuzzlesNew != 1 || im.PuzzlesRejected != 1 || count(t, d, "SELECT COUNT(*) FROM ratings") != 0 {
+				t.Errorf("--skip-invalid: counts %+v, want 1 new, 1 rejected and no rating", im)
+			}
+			if _, err := db.Merge(context.Background(), openTemp(t), d, db.MergeOptions{}); err != nil {
+				t.Errorf("merge of what the import stored: %v", err)
+			}
+		})
+	}
+}
