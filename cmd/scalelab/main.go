@@ -22,7 +22,7 @@
 // node3, with outcomes drawn from a model (each configuration's skill
 // against the puzzle's human level; solved runs end at cost 0 with the
 // solution as final grid, the others at a cost above 0 with cells of the
-// solution swapped), and a trajectory of 5 to 15 points each. The first
+// solution swapped, never a given), and a trajectory of 5 to 15 points each. The first
 // experiment keeps some work pending and running, as one under way.
 //
 // The same seed and lists give the same lab. The target must not exist.
@@ -88,12 +88,12 @@ type base struct {
 	human          *sudokulab.Rating
 }
 
-// stored is a puzzle of the lab the runs draw from: its id, solution and
-// human level (0 when not rated).
+// stored is a puzzle of the lab the runs draw from: its id, givens,
+// solution and human level (0 when not rated).
 type stored struct {
-	id       int64
-	solution sudokulab.Grid
-	level    int
+	id               int64
+	givens, solution sudokulab.Grid
+	level            int
 }
 
 func build(ctx context.Context, o options) error {
@@ -312,7 +312,7 @@ func ratePuzzle(ctx context.Context, tx *sqlx.Tx, p sudokulab.Puzzle, b *base, i
 	if err := db.UpsertRating(ctx, tx, g); err != nil {
 		return stored{}, err
 	}
-	s := stored{id: id, solution: p.Solution}
+	s := stored{id: id, givens: p.Givens, solution: p.Solution}
 	if b.human != nil {
 		h := *b.human
 		h.PuzzleID = id
@@ -459,10 +459,16 @@ func outcome(rng *rand.Rand, it db.WorkItem, p stored, skill float64, at time.Ti
 	if !solved {
 		r.Status = sudokulab.StatusUnsolved
 		cost = 2 + rng.IntN(12)
-		// Swap cells within rows: each swap breaks two columns.
+		// Swap cells within rows: each swap breaks two columns. A
+		// solver never changes a given (merge refuses a run that
+		// does): a given drawn stands for the next empty cell of its
+		// row, so that the runs that drew none stay as they were.
 		for range cost / 2 {
 			row, a, b := rng.IntN(9), rng.IntN(9), rng.IntN(9)
-			final.Cells[9*row+a], final.Cells[9*row+b] = final.Cells[9*row+b], final.Cells[9*row+a]
+			a, b = emptyFrom(p.givens, row, a), emptyFrom(p.givens, row, b)
+			if a >= 0 && b >= 0 {
+				final.Cells[9*row+a], final.Cells[9*row+b] = final.Cells[9*row+b], final.Cells[9*row+a]
+			}
 		}
 	}
 	r.BestCost, r.FinalGrid = &cost, final
@@ -483,4 +489,16 @@ func outcome(rng *rand.Rand, it db.WorkItem, p stored, skill float64, at time.Ti
 			BestCost: c, CurrentCost: &cur}
 	}
 	return r, pts
+}
+
+// emptyFrom returns the column of the first cell of row, from column col
+// on and round, that is not a given of the 9x9 puzzle givens; -1 when the
+// row is full.
+func emptyFrom(givens sudokulab.Grid, row, col int) int {
+	for k := range 9 {
+		if c := (col + k) % 9; givens.Cells[9*row+c] == 0 {
+			return c
+		}
+	}
+	return -1
 }

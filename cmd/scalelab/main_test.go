@@ -7,12 +7,14 @@ import (
 	"testing"
 
 	"sudokulab/db"
+	"sudokulab/solvers"
 )
 
 // TestBuildSmallLab grows lab.db.example to 300 puzzles and about 300
 // runs from the paper puzzles, twice with one seed and once with another:
 // every puzzle valid with its solution, every run recorded through the
-// queue with its trajectory, and the same seed giving the same lab.
+// queue with its trajectory and valid (merge takes them all), and the same
+// seed giving the same lab.
 func TestBuildSmallLab(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -69,6 +71,20 @@ func TestBuildSmallLab(t *testing.T) {
 	}
 	if points < 5*int(size.Runs-318) || unlinked != 0 || notDone != 0 {
 		t.Errorf("%d trajectory points for %d runs, %d runs in no experiment, %d done runs whose work is not", points, size.Runs-318, unlinked, notDone)
+	}
+	// Every run is one a solver could record: merge, which checks each
+	// (a final grid keeping its puzzle's givens), takes all of them.
+	m, err := db.Open(ctx, filepath.Join(dir, "merged.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	rep, err := db.Merge(ctx, m, a, db.MergeOptions{Solvers: solvers.Default()})
+	if err != nil {
+		t.Fatalf("merge the built lab: %v", err)
+	}
+	if runs := rep.Count(db.MergeRuns); len(rep.Invalid) > 0 || runs.Added < size.Runs-318 {
+		t.Errorf("merge the built lab: %d runs added of %d, invalid rows %v", runs.Added, size.Runs, rep.Invalid)
 	}
 	grids := func(d *db.DB) []string {
 		ps, err := db.ListPuzzles(ctx, d, "", 0)
