@@ -135,14 +135,28 @@ func TagPuzzles(ctx context.Context, x sqlx.ExtContext, tag string, ids []int64)
 	return n, nil
 }
 
-// UntagPuzzle takes tag off the puzzle and reports whether it had it.
-func UntagPuzzle(ctx context.Context, x sqlx.ExtContext, puzzleID int64, tag string) (bool, error) {
-	res, err := x.ExecContext(ctx, x.Rebind(`DELETE FROM puzzle_tags WHERE puzzle_id = ? AND tag = ?`), puzzleID, tag)
-	if err != nil {
-		return false, dbError(err, "untag puzzle "+strconv.FormatInt(puzzleID, 10))
+// UntagPuzzles takes tag off each puzzle of ids that has it and returns
+// how many it took it off.
+func UntagPuzzles(ctx context.Context, x sqlx.ExtContext, tag string, ids []int64) (int, error) {
+	n := 0
+	for start := 0; start < len(ids); start += chunk {
+		part := ids[start:min(start+chunk, len(ids))]
+		args := []any{tag}
+		for _, id := range part {
+			args = append(args, id)
+		}
+		res, err := x.ExecContext(ctx, x.Rebind(`DELETE FROM puzzle_tags WHERE tag = ? AND puzzle_id IN (?`+
+			strings.Repeat(", ?", len(part)-1)+`)`), args...)
+		if err != nil {
+			return n, dbError(err, "untag puzzles "+tag)
+		}
+		k, err := res.RowsAffected()
+		if err != nil {
+			return n, dbError(err, "untag puzzles "+tag)
+		}
+		n += int(k)
 	}
-	k, err := res.RowsAffected()
-	return k > 0, dbError(err, "untag puzzle "+strconv.FormatInt(puzzleID, 10))
+	return n, nil
 }
 
 // Tag is TagPuzzles in a transaction of its own.
@@ -154,13 +168,13 @@ func (d *DB) Tag(ctx context.Context, tag string, ids []int64) (n int, err error
 	return n, err
 }
 
-// Untag is UntagPuzzle in a transaction of its own.
-func (d *DB) Untag(ctx context.Context, puzzleID int64, tag string) (had bool, err error) {
+// Untag is UntagPuzzles in a transaction of its own.
+func (d *DB) Untag(ctx context.Context, tag string, ids []int64) (n int, err error) {
 	err = d.WithTx(ctx, func(tx *sqlx.Tx) error {
-		had, err = UntagPuzzle(ctx, tx, puzzleID, tag)
+		n, err = UntagPuzzles(ctx, tx, tag, ids)
 		return err
 	})
-	return had, err
+	return n, err
 }
 
 // PuzzleTag is a tag on a puzzle, or a puzzle with a tag.

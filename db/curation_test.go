@@ -133,17 +133,41 @@ func suiteTags(t *testing.T, d *db.DB) {
 	if err != nil || len(tagged) != 2 || tagged[0].PuzzleID != ids[20] || tagged[1].PuzzleID != ids[21] {
 		t.Fatalf("TaggedPuzzles = %+v, %v", tagged, err)
 	}
-	if had, err := d.Untag(ctx, ids[21], "x <b>"); err != nil || !had {
-		t.Fatalf("Untag = %v, %v", had, err)
+	if n, err := d.Untag(ctx, "x <b>", []int64{ids[21]}); err != nil || n != 1 {
+		t.Fatalf("Untag = %d, %v; want 1", n, err)
 	}
-	if had, err := d.Untag(ctx, ids[21], "x <b>"); err != nil || had {
-		t.Fatalf("Untag again = %v, %v", had, err)
+	if n, err := d.Untag(ctx, "x <b>", []int64{ids[21]}); err != nil || n != 0 {
+		t.Fatalf("Untag again = %d, %v; want 0", n, err)
+	}
+	// A selection: the puzzles having the tag lose it, the others and
+	// the other tags are left alone.
+	if n, err := d.Untag(ctx, "y", sel); err != nil || n != 1 {
+		t.Fatalf("Untag y of the selection = %d, %v; want 1", n, err)
+	}
+	if list, err := db.ListTags(ctx, d); err != nil || len(list) != 1 || list[0].Tag != "x <b>" || list[0].Puzzles != 2 {
+		t.Fatalf("ListTags after untagging y = %+v, %v", list, err)
+	}
+	if _, err := d.Tag(ctx, "y", sel[:3]); err != nil {
+		t.Fatal(err)
+	}
+	// A selection of more ids than one statement takes: the puzzle in a
+	// later chunk loses its tag too.
+	if _, err := d.Tag(ctx, "z", []int64{ids[30]}); err != nil {
+		t.Fatal(err)
+	}
+	many := make([]int64, 0, 1001)
+	for i := range 1000 {
+		many = append(many, int64(1_000_000+i))
+	}
+	many = slices.Insert(many, 850, ids[30])
+	if n, err := d.Untag(ctx, "z", many); err != nil || n != 1 {
+		t.Fatalf("Untag z of 1001 ids = %d, %v; want 1", n, err)
 	}
 	// A puzzle's tags go with it.
 	if _, err := d.ExecContext(ctx, d.Rebind(`DELETE FROM puzzles WHERE id = ?`), ids[22]); err != nil {
 		t.Fatal(err)
 	}
-	if list, err := db.ListTags(ctx, d); err != nil || len(list) != 2 || list[0].Puzzles != 1 {
+	if list, err := db.ListTags(ctx, d); err != nil || len(list) != 2 || list[0].Puzzles != 1 || list[1].Puzzles != 2 {
 		t.Fatalf("ListTags after a puzzle went = %+v, %v", list, err)
 	}
 	ps, err := db.PuzzlesByID(ctx, d, []int64{ids[30], ids[20], 999999, ids[25]})
@@ -155,8 +179,8 @@ func suiteTags(t *testing.T, d *db.DB) {
 // BenchmarkCuration measures, on SQLite, what a curation form of serve
 // --write costs at the web's bound (web.DefaultMaxSelection, 100,000
 // rows): reading the selection (a read transaction, no lock held) and
-// the write transaction of a freeze and of a tag, the time other writers
-// may wait. Each is reported in ms per operation:
+// the write transactions of a freeze, a tag and its untag, the time other
+// writers may wait. Each is reported in ms per operation:
 //
 //	go test ./db -run '^$' -bench Curation -benchtime 3x
 func BenchmarkCuration(b *testing.B) {
@@ -169,7 +193,7 @@ func BenchmarkCuration(b *testing.B) {
 	}
 	q := db.CatalogQuery{Sort: "givens", Desc: true}
 	var sel []db.FrozenMember
-	var read, freeze, tag time.Duration
+	var read, freeze, tag, untag time.Duration
 	for i := 0; b.Loop(); i++ {
 		start := time.Now()
 		err := d.Snapshot(ctx, func(tx *sqlx.Tx) error {
@@ -198,6 +222,11 @@ func BenchmarkCuration(b *testing.B) {
 			b.Fatal(err)
 		}
 		tag += time.Since(start)
+		start = time.Now()
+		if k, err := d.Untag(ctx, fmt.Sprintf("bench-%d", i), ids); err != nil || k != n {
+			b.Fatalf("untag: %d, %v", k, err)
+		}
+		untag += time.Since(start)
 		// Gone again, so that the next selection has the same rows.
 		if _, err := d.RemoveCollection(ctx, fmt.Sprintf("bench-%d", i)); err != nil {
 			b.Fatal(err)
@@ -207,4 +236,5 @@ func BenchmarkCuration(b *testing.B) {
 	b.ReportMetric(ms(read), "select-ms")
 	b.ReportMetric(ms(freeze), "freeze-ms")
 	b.ReportMetric(ms(tag), "tag-ms")
+	b.ReportMetric(ms(untag), "untag-ms")
 }

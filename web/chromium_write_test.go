@@ -20,7 +20,7 @@ import (
 // writes (serve --write) in a headless Chromium, as a curator would: a
 // tag holding markup put on a selection shows as text on the pages, a
 // frozen selection becomes a collection with the table's order, a tag is
-// taken off a puzzle, a rate's open page follows it to done; a form sent without its token,
+// taken off a puzzle and then off the rest of the selection, a rate's open page follows it to done; a form sent without its token,
 // or from a page of another origin holding the right token, is refused
 // with 403 and writes nothing. No page reports a console or script error
 // or a Content-Security-Policy violation.
@@ -119,6 +119,14 @@ func TestCurationInChromium(t *testing.T) {
 	submit(`form[action$="/untag"]`, map[string]string{"tag": tag})
 	if at() != pp || l.count(t, `SELECT COUNT(*) FROM puzzle_tags WHERE puzzle_id = ?`, ids[0]) != 0 {
 		t.Errorf("after taking the tag off, at %s with %d tags", at(), l.count(t, `SELECT COUNT(*) FROM puzzle_tags WHERE puzzle_id = ?`, ids[0]))
+	}
+
+	// The table's form takes the tag off the rest of the selection: no
+	// puzzle has it, so the tags' page follows.
+	navigate("/puzzles?collection=nb-coin&sort=givens")
+	submit(`form[action="/puzzles/untag"]`, map[string]string{"tag": tag})
+	if n := l.count(t, `SELECT COUNT(*) FROM puzzle_tags WHERE tag = ?`, tag); at() != "/tags" || n != 0 {
+		t.Errorf("after taking the tag off the selection, at %s with %d puzzles tagged", at(), n)
 	}
 
 	// A rate: its page says running while the gate holds it, then, once

@@ -1,10 +1,10 @@
 package web
 
 // Curation (serve --write): forms on the puzzle pages that freeze the
-// selection as a collection, tag puzzles, and start a rate. Every write is
-// a POST checked by the csrfGuard, made in one short transaction on
-// Options.Writer, and answered by a redirect to what it made (303, so a
-// reload does not send it again). A server without a Writer registers no
+// selection as a collection, put a tag on puzzles or take it off, and
+// start a rate. Every write is a POST checked by the csrfGuard, made in
+// one short transaction on Options.Writer, and answered by a redirect to
+// what it made (303, so a reload does not send it again). A server without a Writer registers no
 // POST route: the mux answers 405.
 
 import (
@@ -56,6 +56,7 @@ func (s *Server) curationRoutes() {
 	s.mux.Handle("GET /rates/{id}", s.page(s.rate))
 	s.mux.Handle("POST /puzzles/freeze", s.write(s.freezeSelection))
 	s.mux.Handle("POST /puzzles/tag", s.write(s.tagSelection))
+	s.mux.Handle("POST /puzzles/untag", s.write(s.untagSelection))
 	s.mux.Handle("POST /puzzles/rate", s.write(s.rateSelection))
 	s.mux.Handle("POST /puzzles/{id}/tags", s.write(s.tagPuzzle))
 	s.mux.Handle("POST /puzzles/{id}/untag", s.write(s.untagPuzzle))
@@ -178,20 +179,53 @@ func formTag(r *http.Request) (string, error) {
 	return tag, db.CheckTag(tag)
 }
 
+// selectedTag returns the form's tag (formTag) and the puzzles of its
+// selection.
+func (s *Server) selectedTag(r *http.Request) (string, []int64, error) {
+	tag, err := formTag(r)
+	if err != nil {
+		return "", nil, err
+	}
+	_, sel, err := s.selection(r.Context(), r)
+	return tag, memberIDs(sel), err
+}
+
 // tagSelection tags every puzzle of the selection and goes to the tag's
 // page.
 func (s *Server) tagSelection(r *http.Request) (string, error) {
+	tag, ids, err := s.selectedTag(r)
+	if err != nil {
+		return "", err
+	}
+	if _, err := s.cur.w.Tag(r.Context(), tag, ids); err != nil {
+		return "", err
+	}
+	return "/tags/" + url.PathEscape(tag), nil
+}
+
+// untagSelection takes the tag off every puzzle of the selection that has
+// it, and goes to the tag's page, or to the tags when no puzzle has it
+// any more. A selection none of whose puzzles has the tag is an
+// ENOTFOUND error.
+func (s *Server) untagSelection(r *http.Request) (string, error) {
 	ctx := r.Context()
-	tag, err := formTag(r)
+	tag, ids, err := s.selectedTag(r)
 	if err != nil {
 		return "", err
 	}
-	_, sel, err := s.selection(ctx, r)
+	n, err := s.cur.w.Untag(ctx, tag, ids)
 	if err != nil {
 		return "", err
 	}
-	if _, err := s.cur.w.Tag(ctx, tag, memberIDs(sel)); err != nil {
+	if n == 0 {
+		return "", notFound("no puzzle of the selection has the tag %q", tag)
+	}
+	left, err := db.TaggedPuzzles(ctx, s.cur.w, tag, 1)
+	if err != nil {
 		return "", err
+	}
+	if len(left) == 0 {
+		return "/tags", nil
 	}
 	return "/tags/" + url.PathEscape(tag), nil
 }
@@ -231,7 +265,7 @@ func (s *Server) untagPuzzle(r *http.Request) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := s.cur.w.Untag(r.Context(), id, r.PostForm.Get("tag")); err != nil {
+	if _, err := s.cur.w.Untag(r.Context(), r.PostForm.Get("tag"), []int64{id}); err != nil {
 		return "", err
 	}
 	return "/puzzles/" + strconv.FormatInt(id, 10), nil

@@ -148,7 +148,7 @@ func (l *writeLab) pageIDs(t *testing.T, query string) ([]int64, []string) {
 func TestReadOnlyServerHasNoWrites(t *testing.T) {
 	onEngines(t, func(t *testing.T, l *lab) {
 		before := (&writeLab{lab: l}).state(t)
-		for _, p := range []string{"/puzzles/freeze", "/puzzles/tag", "/puzzles/rate", "/puzzles/1/tags", "/puzzles/1/untag", "/rates/1/stop", "/", "/sql"} {
+		for _, p := range []string{"/puzzles/freeze", "/puzzles/tag", "/puzzles/untag", "/puzzles/rate", "/puzzles/1/tags", "/puzzles/1/untag", "/rates/1/stop", "/", "/sql"} {
 			resp, err := http.PostForm(l.srv.URL+p, url.Values{"name": {"x"}, "tag": {"x"}, "rater": {"givens"}})
 			if err != nil {
 				t.Fatal(err)
@@ -240,7 +240,7 @@ func TestFreezeSelection(t *testing.T) {
 }
 
 // TestFreezeSelectionBound refuses a selection of more rows than
-// MaxSelection, writing nothing.
+// MaxSelection to freeze or untag, writing nothing.
 func TestFreezeSelectionBound(t *testing.T) {
 	l := newWriteLab(t, "", web.Options{MaxSelection: 3})
 	before := l.state(t)
@@ -252,10 +252,20 @@ func TestFreezeSelectionBound(t *testing.T) {
 	if after := l.state(t); after != before {
 		t.Errorf("a refused freeze wrote: %s, then %s", before, after)
 	}
+	// Nor is a tag taken off more rows than the bound.
+	l.exec(t, `INSERT INTO puzzle_tags (puzzle_id, tag, added_at) SELECT id, 'all', '2026-01-01T00:00:00Z' FROM puzzles`)
+	before = l.state(t)
+	code, _, body = l.post(t, "/puzzles/untag", url.Values{"csrf": {tok}, "selection": {""}, "tag": {"all"}})
+	if code != http.StatusBadRequest || !strings.Contains(body, "more than 3 rows") {
+		t.Errorf("untag of every row with MaxSelection 3: %d %s", code, body)
+	}
+	if after := l.state(t); after != before {
+		t.Errorf("a refused untag wrote: %s, then %s", before, after)
+	}
 }
 
 // TestTags tags a selection and a puzzle, shows a tag holding markup as
-// text, and takes a tag off.
+// text, and takes a tag off a puzzle and off a whole selection.
 func TestTags(t *testing.T) {
 	onWriteEngines(t, web.Options{}, func(t *testing.T, l *writeLab) {
 		const tag = `<script>alert("x")</script>`
@@ -316,7 +326,33 @@ func TestTags(t *testing.T) {
 		if code != http.StatusSeeOther || l.count(t, `SELECT COUNT(*) FROM puzzle_tags WHERE tag = 'keep'`) != 0 {
 			t.Errorf("untag: %d %s", code, body)
 		}
-		for _, bad := range []struct{ path, tag string }{{"/puzzles/999999/tags", "x"}, {pp + "/tags", "  "}, {pp + "/tags", "a\nb"}} {
+
+		// The tag taken off a whole selection: the puzzles outside it
+		// keep it.
+		if page, _ := l.page(t, "/puzzles?collection=nb-coin"); !strings.Contains(page, `action="/puzzles/untag"`) {
+			t.Error("the puzzle table has no form to take a tag off its selection")
+		}
+		l.post(t, pp+"/tags", url.Values{"csrf": {tok}, "tag": {tag}})
+		code, loc, body = l.post(t, "/puzzles/untag", url.Values{"csrf": {tok}, "selection": {"collection=nb-coin"}, "tag": {" " + tag + " "}})
+		if code != http.StatusSeeOther || loc != "/tags/"+url.PathEscape(tag) {
+			t.Fatalf("untag the selection: %d %q %s", code, loc, body)
+		}
+		if n := l.count(t, `SELECT COUNT(*) FROM puzzle_tags WHERE tag = ?`, tag); n != 1 ||
+			l.count(t, `SELECT COUNT(*) FROM puzzle_tags WHERE tag = ? AND puzzle_id = ?`, tag, other) != 1 {
+			t.Errorf("after untagging nb-coin: %d puzzles tagged, want %d only", n, other)
+		}
+		before := l.state(t)
+		if code, _, body = l.post(t, "/puzzles/untag", url.Values{"csrf": {tok}, "selection": {"collection=nb-coin"}, "tag": {tag}}); code != http.StatusNotFound {
+			t.Errorf("untag a selection none of whose puzzles has the tag: %d %s, want 404", code, body)
+		}
+		if after := l.state(t); after != before {
+			t.Errorf("an untag of nothing wrote: %s, then %s", before, after)
+		}
+		code, loc, body = l.post(t, "/puzzles/untag", url.Values{"csrf": {tok}, "selection": {""}, "tag": {tag}})
+		if code != http.StatusSeeOther || loc != "/tags" || l.count(t, `SELECT COUNT(*) FROM puzzle_tags WHERE tag = ?`, tag) != 0 {
+			t.Errorf("untag every puzzle: %d %q %s", code, loc, body)
+		}
+		for _, bad := range []struct{ path, tag string }{{"/puzzles/999999/tags", "x"}, {pp + "/tags", "  "}, {pp + "/tags", "a\nb"}, {"/puzzles/untag", " "}} {
 			before := l.state(t)
 			code, _, body = l.post(t, bad.path, url.Values{"csrf": {tok}, "tag": {bad.tag}})
 			if code != http.StatusBadRequest && code != http.StatusNotFound {
@@ -360,6 +396,7 @@ func TestWritesNeedToken(t *testing.T) {
 		forms := map[string]url.Values{
 			"/puzzles/freeze": {"selection": {""}, "name": {"x"}},
 			"/puzzles/tag":    {"selection": {""}, "tag": {"x"}},
+			"/puzzles/untag":  {"selection": {""}, "tag": {"x"}},
 			"/puzzles/rate":   {"selection": {""}, "rater": {"givens"}},
 			"/puzzles/1/tags": {"tag": {"x"}},
 		}
@@ -408,7 +445,7 @@ func TestWritesNeedToken(t *testing.T) {
 			t.Errorf("refused POSTs wrote: %s, then %s", before, after)
 		}
 		// GETs of the write paths and of every page kind write nothing.
-		for _, p := range []string{"/puzzles/freeze?name=x&selection=", "/puzzles/tag?tag=x", "/puzzles/rate?rater=givens", "/puzzles/1/tags?tag=x",
+		for _, p := range []string{"/puzzles/freeze?name=x&selection=", "/puzzles/tag?tag=x", "/puzzles/untag?tag=x", "/puzzles/rate?rater=givens", "/puzzles/1/tags?tag=x",
 			"/puzzles", "/puzzles/1", "/tags", "/rates", "/collections", "/"} {
 			code, _, _ := l.get(t, p)
 			if code >= 500 {
