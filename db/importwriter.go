@@ -32,7 +32,7 @@ type ImportRow struct {
 	// replaces a stored rating of the same name: one computed here
 	// (import_id NULL) or an earlier file's claim, whose value stays (the
 	// writer counts those that differ in KeptRatings); a rating named
-	// FileRater(r) equal to the computed rating r is not stored either
+	// FileRater(r) equal to the puzzle's rating r is not stored either
 	// (the lab knows it already).
 	Ratings []sudokulab.Rating
 	// Tags are put on the puzzle (puzzle_tags) with the import of
@@ -510,10 +510,12 @@ type ratingKey struct {
 const FileRaterPrefix = "file:"
 
 // FileRater returns the name of a file's rating named rater when rater is
-// one of the lab's raters (lab lists their names): FileRaterPrefix+rater;
-// other names are kept.
+// one of the lab's raters (lab lists their names) or a name FileRater
+// gives (a lab's export holds its computed "human" and a file's
+// "file:human" side by side): FileRaterPrefix+rater, so that neither
+// takes the other's place; other names are kept.
 func FileRater(rater string, lab []string) string {
-	if slices.Contains(lab, rater) {
+	if slices.Contains(lab, rater) || strings.HasPrefix(rater, FileRaterPrefix) {
 		return FileRaterPrefix + rater
 	}
 	return rater
@@ -529,12 +531,13 @@ type storedRating struct {
 
 // ratings stores the ratings of at most chunk rows; of two ratings of a
 // puzzle by one rater the later wins. A rating that Rating.Check refuses
-// is an EINVALID error (the importer names its file and line before). A rating computed here (ImportID 0,
-// such as generate's) replaces the puzzle's rating by its rater. A file's
-// rating (ImportID set) whose puzzle has one of that name already, or that
-// repeats the computed rating a FileRater name stands for, is left out: so
-// a failed import, which removes its own ratings, takes nothing else with
-// it.
+// is an EINVALID error (the importer has named its file and line). A
+// rating computed here (ImportID 0, such as generate's) replaces the
+// puzzle's rating by its rater. A file's rating (ImportID set) that
+// repeats the value of the rating a FileRater name stands for (the lab's
+// own "human", or a file's "file:human"), or whose puzzle has one of its
+// name already, is left out: so a failed import, which removes its own
+// ratings, takes nothing else with it.
 func (w *ImportWriter) ratings(ctx context.Context, rows []ImportRow) error {
 	last := map[ratingKey]sudokulab.Rating{}
 	var order []ratingKey
@@ -565,15 +568,16 @@ func (w *ImportWriter) ratings(ctx context.Context, rows []ImportRow) error {
 			if r.ImportID == 0 {
 				return false
 			}
+			if name, ok := strings.CutPrefix(k.rater, FileRaterPrefix); ok {
+				if s, ok := have[ratingKey{k.puzzle, name}]; ok && sameValue(s.value, r.Value) {
+					return true
+				}
+			}
 			if s, ok := have[k]; ok {
 				if !s.computed && !(sameValue(s.value, r.Value) && s.label == r.Label) {
 					w.KeptRatings++
 				}
 				return true
-			}
-			if name, ok := strings.CutPrefix(k.rater, FileRaterPrefix); ok {
-				s, ok := have[ratingKey{k.puzzle, name}]
-				return ok && s.computed && sameValue(s.value, r.Value)
 			}
 			return false
 		})

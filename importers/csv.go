@@ -140,7 +140,7 @@ func layout(h headerLine, o *Options) (csvLayout, bool) {
 			l.raters[i] = r
 		}
 		if r, ok := strings.CutPrefix(f, "rating:"); ok && r != "" {
-			l.raters[i] = r
+			l.raters[i] = strings.TrimSpace(h.fields[i])[len("rating:"):] // rater names keep their case
 		}
 	}
 	if strings.Join(low, ",") == "id,puzzle,solution,clues,difficulty" {

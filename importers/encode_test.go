@@ -13,7 +13,8 @@ import (
 )
 
 // sample returns records covering what the encoders write: labels,
-// collections, metadata, ratings, tags (one with a comma, a space and a
+// collections, metadata, ratings (two by raters whose names differ only
+// in case), tags (one with a comma, a space and a
 // quote), solutions and a 16x16 grid.
 func sample(t *testing.T) []importers.Record {
 	t.Helper()
@@ -27,7 +28,8 @@ func sample(t *testing.T) []importers.Record {
 			Metadata: map[string]string{"level": "easy", "source": "reseda"},
 			Ratings:  []importers.Rating{{Rater: "se-er", Value: 1.2}}, Tags: []string{"classic", `for "the" paper, v2`}},
 		{Grid: sudokulab.MustParse(escargot), Label: "escargot", Collection: "papers",
-			Metadata: map[string]string{"ED": "10.5/10.5/10.5", "field1": "AI", "comment": "the snail"}},
+			Metadata: map[string]string{"ED": "10.5/10.5/10.5", "field1": "AI", "comment": "the snail"},
+			Ratings:  []importers.Rating{{Rater: "Exchange", Value: 3.25}, {Rater: "exchange", Value: 4}}},
 		{Grid: sudokulab.MustParse(seventeen), Collection: "royle"},
 		{Grid: g16, Label: "big", Metadata: map[string]string{"size": "16"}},
 	}

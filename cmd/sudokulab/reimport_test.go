@@ -269,3 +269,57 @@ func TestImportCollectionNames(t *testing.T) {
 		t.Errorf("d/claims.csv: exit %d, %q", code, errOut)
 	}
 }
+
+// TestExportImportKeepsEveryRating exports a lab whose puzzles carry a
+// computed rating, a file's claim under the same rater's name
+// (file:givens) and two raters whose names differ only in case, and
+// imports the export into a new lab: every rating comes back, none
+// collapsing into another (the computed one as the file's claim
+// file:givens, the claim as file:file:givens), and importing the new
+// lab's own export again changes nothing.
+func TestExportImportKeepsEveryRating(t *testing.T) {
+	const (
+		g1 = "..867.4.24.23...9.37..2.......4...5.89.251.67.1...3.......9..73.3...52.17.5.329.."
+		g2 = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+	)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"claims.json": `[
+{"puzzle": "` + g1 + `", "ratings": {"givens": 99, "Exchange": 1.5, "exchange": 2.5}},
+{"puzzle": "` + g2 + `", "ratings": {"givens": 98, "Exchange": 3.5}}
+]
+`})
+	src := initDB(t, filepath.Join(dir, "src.db"))
+	mustRun(t, "--db", src, "import", filepath.Join(dir, "claims.json"))
+	mustRun(t, "--db", src, "rate", "--rater", "givens", "--where", "1 = 1")
+	ratings := func(dbPath string) string {
+		t.Helper()
+		return mustRun(t, "--db", dbPath, "-O", "csv", "sql", `SELECT p.grid, r.rater, r.value FROM ratings r
+			JOIN puzzles p ON p.id = r.puzzle_id ORDER BY p.grid, r.rater`)
+	}
+	if got, want := ratings(src), "grid,rater,value\n"+
+		g1+",Exchange,1.5\n"+g1+",exchange,2.5\n"+g1+",file:givens,99\n"+g1+",givens,35\n"+
+		g2+",Exchange,3.5\n"+g2+",file:givens,98\n"+g2+",givens,23\n"; got != want {
+		t.Fatalf("the lab's ratings:\n%s\nwant:\n%s", got, want)
+	}
+	want := "grid,rater,value\n" +
+		g1 + ",Exchange,1.5\n" + g1 + ",exchange,2.5\n" + g1 + ",file:file:givens,99\n" + g1 + ",file:givens,35\n" +
+		g2 + ",Exchange,3.5\n" + g2 + ",file:file:givens,98\n" + g2 + ",file:givens,23\n"
+	for _, format := range []string{"csv", "json"} {
+		t.Run(format, func(t *testing.T) {
+			file := filepath.Join(dir, "all."+format)
+			mustRun(t, "--db", src, "export", "--format", format, "--where", "1 = 1", "-o", file)
+			fresh := initDB(t, filepath.Join(t.TempDir(), "fresh.db"))
+			mustRun(t, "--db", fresh, "import", file)
+			if got := ratings(fresh); got != want {
+				t.Errorf("ratings after importing the %s export into a new lab:\n%s\nwant:\n%s", format, got, want)
+			}
+			before := labState(t, fresh)
+			again := filepath.Join(t.TempDir(), "again."+format)
+			mustRun(t, "--db", fresh, "export", "--format", format, "--where", "1 = 1", "-o", again)
+			mustRun(t, "--db", fresh, "import", again)
+			if after := labState(t, fresh); after != before {
+				t.Errorf("importing the new lab's own export changed it:\nbefore:\n%s\nafter:\n%s", before, after)
+			}
+		})
+	}
+}
