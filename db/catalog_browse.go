@@ -51,6 +51,10 @@ type CatalogFilter struct {
 	// rows read in the page's order, not looked up through their indexes
 	// (which would give every matching row, to be sorted).
 	Broad bool
+	// only, when restricted, holds the ids of the puzzles whose rows
+	// may be read (from the catalog index).
+	only       []int64
+	restricted bool
 }
 
 // CountClasses are the values of the count facet, in the order shown:
@@ -113,6 +117,11 @@ type CatalogQuery struct {
 	After string
 	// Limit is the number of rows; 0 means 100, at most 1000.
 	Limit int
+	// Index, when set, is the catalog index of the state of the database
+	// the Catalog reads, and no other (a reader that keeps one gives it
+	// only while the database is unchanged): the page then reads only the
+	// rows it can hold, by their ids.
+	Index *CatalogIndex
 }
 
 // CatalogRow is one row of a catalog page.
@@ -350,6 +359,9 @@ func (cat *Catalog) page(ctx context.Context, q CatalogQuery, limit int) (Catalo
 		}
 		after = &t
 	}
+	if q.Index != nil {
+		q.Filter.only, q.Filter.restricted = q.Index.candidates(q, col, after, limit+1)
+	}
 	var rows []CatalogRow
 	if !col.nullable {
 		rows, err = cat.rows(ctx, q.Filter, drivePuzzles, col.expr, q.Desc, after, limit+1, "", nil, "")
@@ -443,6 +455,12 @@ func (cat *Catalog) rows(ctx context.Context, f CatalogFilter, drive int, key st
 	}
 	if cond != "" {
 		where += " AND " + cond
+	}
+	switch {
+	case f.restricted && len(f.only) == 0:
+		where += " AND 1 = 0"
+	case f.restricted:
+		where += " AND " + id + " IN " + idList(f.only)
 	}
 	if after != nil {
 		// The sort key and id alone first, which an index on both can

@@ -2,12 +2,13 @@ package db
 
 // The facets of puzzle_catalog. Counting each facet's values under each
 // filter would read the whole catalog once per facet per page (some
-// 100-250 ms each for 62,000 puzzles with SQLite here). Instead one query
-// counts the rows per combination of every facet's value (a small cube:
+// 100-250 ms each for 62,000 puzzles with SQLite here). Instead the rows
+// are counted once per combination of every facet's value (a small cube:
 // collection x box shape x givens x count class x each rater's level, a
-// few thousand cells at most for real labs), and any filter's facets and
-// total are sums over its cells, computed in memory. The cube can be
-// kept while the database has not changed.
+// few thousand cells at most for real labs), from the catalog index
+// (catalog_index.go), and any filter's facets and total are sums over its
+// cells, computed in memory. The cube can be kept while the database has
+// not changed.
 
 import (
 	"cmp"
@@ -63,17 +64,26 @@ type CubeCell struct {
 	Rows       int64
 }
 
-// Cube counts the catalog's rows per combination of facet values, in one
-// reading of the catalog.
+// Cube counts the catalog's rows per combination of facet values, from
+// the catalog index (see Index).
 func (cat *Catalog) Cube(ctx context.Context) (CatalogCube, error) {
-	var cube CatalogCube
+	ix, err := cat.Index(ctx)
+	if err != nil {
+		return CatalogCube{}, err
+	}
+	return ix.cube, nil
+}
+
+// readLevels reads the raters that grade by level and their levels'
+// order into cube.
+func (cat *Catalog) readLevels(ctx context.Context, cube *CatalogCube) error {
 	var levels []struct {
 		Rater string `db:"rater"`
 		Label string `db:"label"`
 		Level int    `db:"level"`
 	}
 	if err := sqlx.SelectContext(ctx, cat.x, &levels, `SELECT rater, label, level FROM rating_levels ORDER BY rater, level`); err != nil {
-		return cube, dbError(err, "rating levels")
+		return dbError(err, "rating levels")
 	}
 	cube.levels = map[string]map[string]int{}
 	for _, l := range levels {
@@ -83,41 +93,7 @@ func (cat *Catalog) Cube(ctx context.Context) (CatalogCube, error) {
 		}
 		cube.levels[l.Rater][l.Label] = l.Level
 	}
-	cols := []string{"c.name", "p.box_rows || 'x' || p.box_cols", "p.givens", countClassExpr}
-	joins := ""
-	var args []any
-	for i, r := range cube.Raters {
-		lv := "lv" + strconv.Itoa(i)
-		cols = append(cols, lv+".label")
-		joins += " LEFT JOIN ratings " + lv + " ON " + lv + ".puzzle_id = p.id AND " + lv + ".rater = ?"
-		args = append(args, r)
-	}
-	from, args, err := cat.from(CatalogFilter{}, false, joins, args...)
-	if err != nil {
-		return cube, err
-	}
-	groups := make([]string, len(cols))
-	for i := range cols {
-		groups[i] = strconv.Itoa(i + 1)
-	}
-	rows, err := cat.x.QueryxContext(ctx, cat.x.Rebind(`SELECT `+strings.Join(cols, ", ")+`, COUNT(*) FROM `+from+
-		` GROUP BY `+strings.Join(groups, ", ")), args...)
-	if err != nil {
-		return cube, dbError(err, "count the catalog's facets")
-	}
-	defer rows.Close()
-	for rows.Next() {
-		c := CubeCell{Levels: make([]*string, len(cube.Raters))}
-		dest := []any{&c.Collection, &c.Shape, &c.Givens, &c.Count}
-		for i := range c.Levels {
-			dest = append(dest, &c.Levels[i])
-		}
-		if err := rows.Scan(append(dest, &c.Rows)...); err != nil {
-			return cube, dbError(err, "count the catalog's facets")
-		}
-		cube.Cells = append(cube.Cells, c)
-	}
-	return cube, dbError(rows.Err(), "count the catalog's facets")
+	return nil
 }
 
 // matches tells whether cell c is under f, leaving out the facet skip.

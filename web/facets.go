@@ -9,30 +9,47 @@ import (
 	"sudokulab/db"
 )
 
-// facetsFirstWait bounds how long a page waits for the first facet count
-// (seconds for a million puzzles): past it the page shows its rows
-// without facets, and the count goes on in the background (keeper).
+// facetsFirstWait bounds how long a page waits for the first reading of
+// the catalog index (seconds for a million puzzles): past it the page
+// shows its rows without facets, and the reading goes on in the
+// background (keeper).
 const facetsFirstWait = 2 * time.Second
+
+// facetsKey is the keeper's key of the catalog index.
+const facetsKey = "facets"
 
 // facetCube returns the facet cube for a page and when it was counted; ok
 // is false while the first count is under way.
 func (s *Server) facetCube(ctx context.Context) (cube db.CatalogCube, at time.Time, ok bool, err error) {
-	v, at, ok, err := s.kept.get(ctx, "facets", keep{wait: facetsFirstWait}, func(ctx context.Context) (any, error) { return s.countCube(ctx) })
+	v, at, ok, err := s.kept.get(ctx, facetsKey, keep{wait: facetsFirstWait}, func(ctx context.Context) (any, error) { return s.readIndex(ctx) })
 	if !ok || err != nil {
 		return cube, at, false, err
 	}
-	return v.(db.CatalogCube), at, true, nil
+	return v.(*db.CatalogIndex).Cube(), at, true, nil
 }
 
-// countCube counts the facet cube in a read transaction of its own.
-func (s *Server) countCube(ctx context.Context) (db.CatalogCube, error) {
-	var cube db.CatalogCube
+// currentIndex returns the catalog index kept when it was read from the
+// database as it is now (nil otherwise: kept while the database changed,
+// or on an engine whose changes cannot be seen). Called in a read
+// transaction that has read already, it holds for that transaction's
+// snapshot: a change committed before it began would have been seen.
+func (s *Server) currentIndex(ctx context.Context) (*db.CatalogIndex, error) {
+	v, err := s.kept.current(ctx, facetsKey)
+	if v == nil || err != nil {
+		return nil, err
+	}
+	return v.(*db.CatalogIndex), nil
+}
+
+// readIndex reads the catalog index in a read transaction of its own.
+func (s *Server) readIndex(ctx context.Context) (*db.CatalogIndex, error) {
+	var ix *db.CatalogIndex
 	err := s.db.Snapshot(ctx, func(tx *sqlx.Tx) error {
 		cat, err := db.NewCatalog(ctx, tx)
 		if err == nil {
-			cube, err = cat.Cube(ctx)
+			ix, err = cat.Index(ctx)
 		}
 		return err
 	})
-	return cube, err
+	return ix, err
 }

@@ -159,6 +159,23 @@ func (k *keeper) get(ctx context.Context, key string, o keep, compute func(conte
 	return e.v, e.at, true, nil
 }
 
+// current returns the value kept under key when it was computed from the
+// database as it is now: nil when there is none, or the database changed
+// since (or the engine cannot tell).
+func (k *keeper) current(ctx context.Context, key string) (any, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	e := k.entries[key]
+	if e == nil || !e.valid {
+		return nil, nil
+	}
+	ver, known, err := k.watch.Version(ctx)
+	if err != nil || !known || ver != e.seen {
+		return nil, err
+	}
+	return e.v, nil
+}
+
 // evict drops the value used least recently while there are too many;
 // k.mu is held.
 func (k *keeper) evict() {

@@ -151,6 +151,11 @@ func (s *Server) puzzles(r *http.Request) (view, error) {
 		if err != nil {
 			return err
 		}
+		// The index narrows the rows read down to those the page shows,
+		// when it holds this snapshot's rows.
+		if cq.Index, err = s.currentIndex(ctx); err != nil {
+			return err
+		}
 		pctx, cancel := context.WithTimeout(ctx, s.o.PageTimeout)
 		defer cancel()
 		page, err = cat.Page(pctx, cq)

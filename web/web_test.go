@@ -303,6 +303,10 @@ func TestPuzzlesSortAndPagesAsSQLSays(t *testing.T) {
 				"LEFT JOIN ratings r ON r.puzzle_id = pc.id AND r.rater = 'human'", "EXISTS (SELECT 1 FROM ratings h WHERE h.puzzle_id = pc.id AND h.rater = 'human' AND h.label = 'medium')"},
 			{"nocollection=1", "pc.id", "", "pc.collection IS NULL"},
 			{"givens=28&count=unique", "pc.id, COALESCE(pc.collection_id, 0)", "", "pc.givens = 28 AND pc.solution_count = 1"},
+			{"nocollection=1&sort=label", "pc.id", "", "pc.collection IS NULL"},
+			{"nocollection=1&desc=1", "pc.id DESC", "", "pc.collection IS NULL"},
+			{"level.human=easy&givens=28&sort=givens&desc=1", "pc.givens DESC, pc.id DESC, COALESCE(pc.collection_id, 0) DESC", "",
+				"pc.givens = 28 AND EXISTS (SELECT 1 FROM ratings h WHERE h.puzzle_id = pc.id AND h.rater = 'human' AND h.label = 'easy')"},
 		}
 		for _, c := range cases {
 			t.Run(c.query, func(t *testing.T) {
@@ -456,6 +460,37 @@ func TestFacetsFollowChanges(t *testing.T) {
 			t.Errorf("total %d after adding a puzzle to %d", after.Total, before.Total)
 		}
 	})
+}
+
+// TestPuzzlesRowsFollowChanges: while the facets lag behind a change,
+// the rows do not: the catalog index kept is used only while the
+// database is as it was read.
+func TestPuzzlesRowsFollowChanges(t *testing.T) {
+	l := newLab(t)
+	srv := l.serveWith(t, web.Options{FacetsLag: time.Hour})
+	page := func(path string) catalogPage {
+		t.Helper()
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var p catalogPage
+		if err := json.NewDecoder(resp.Body).Decode(&p); resp.StatusCode != 200 || err != nil {
+			t.Fatalf("GET %s: %d %v", path, resp.StatusCode, err)
+		}
+		return p
+	}
+	before := page("/puzzles.json?nocollection=1&desc=1")
+	l.addPuzzle(t, 36)
+	last := l.count(t, `SELECT MAX(id) FROM puzzles`)
+	after := page("/puzzles.json?nocollection=1&desc=1")
+	if after.Total != before.Total {
+		t.Errorf("total %d, then %d: the counts were not kept", before.Total, after.Total)
+	}
+	if len(after.Rows) != len(before.Rows)+1 || after.Rows[0].ID != last {
+		t.Errorf("rows %v after adding puzzle %d to %v", after.Rows, last, before.Rows)
+	}
 }
 
 func TestPuzzlesBadQuery(t *testing.T) {

@@ -1,0 +1,131 @@
+package db_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jmoiron/sqlx"
+
+	"sudokulab"
+	"sudokulab/db"
+)
+
+// TestCatalogIndex runs the catalog index scenarios on every backend.
+func TestCatalogIndex(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b backend) {
+		runScenarios(t, b, []scenario{
+			{"PagesAsWithout", suiteCatalogIndexPages},
+		})
+	})
+}
+
+// suiteCatalogIndexPages reads every page of many filters and sorts with
+// the catalog index and without it: the same rows in the same order, and
+// the same cube.
+func suiteCatalogIndexPages(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	ids := seedCatalog(t, d)
+	// Human levels on some puzzles (a NULL value on one), a rating
+	// without a level on others.
+	labels := []string{"easy", "hard", "easy", "extreme", "hard"}
+	err := d.WithTx(ctx, func(tx *sqlx.Tx) error {
+		for g := 20; g < 35; g++ {
+			if g%3 != 0 {
+				v := float64(g % 7)
+				r := sudokulab.Rating{PuzzleID: ids[g], Rater: "human", RaterVersion: "1", Options: "{}", Value: &v, Label: labels[g%5]}
+				if g == 24 {
+					r.Value = nil
+				}
+				if err := db.UpsertRating(ctx, tx, r); err != nil {
+					return err
+				}
+			}
+			v := float64(g)
+			if err := db.UpsertRating(ctx, tx, sudokulab.Rating{PuzzleID: ids[g], Rater: "givens", RaterVersion: "1", Options: "{}", Value: &v}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g26, g30 := 26, 30
+	filters := []db.CatalogFilter{
+		{},
+		{NoCollection: true},
+		{Collection: "many"},
+		{Collection: "nothing such"},
+		{Givens: &g26},
+		{Givens: &g30, Levels: map[string]string{"human": "hard"}},
+		{Levels: map[string]string{"human": "easy"}},
+		{Levels: map[string]string{"human": "beyond"}},
+		{NoCollection: true, Levels: map[string]string{"human": "hard"}},
+		{Collection: "even", Shape: "3x3", Count: "unique"},
+		{Count: "uncounted"},
+	}
+	sorts := []string{"", "id", "givens", "label", "collection", "position", "solution_count", "created_at", "rating:human", "rating:givens"}
+	err = d.Snapshot(ctx, func(tx *sqlx.Tx) error {
+		cat, err := db.NewCatalog(ctx, tx)
+		if err != nil {
+			return err
+		}
+		ix, err := cat.Index(ctx)
+		if err != nil {
+			return err
+		}
+		cube, err := cat.Cube(ctx)
+		if err != nil {
+			return err
+		}
+		for _, f := range filters {
+			for _, s := range sorts {
+				for _, desc := range []bool{false, true} {
+					q := db.CatalogQuery{Filter: f, Sort: s, Desc: desc, Limit: 3}
+					want := allPages(t, ctx, cat, q)
+					q.Index = ix
+					got := allPages(t, ctx, cat, q)
+					if got != want {
+						t.Errorf("%+v sort %q desc %v:\nwith the index %s\nwithout it    %s", f, s, desc, got, want)
+					}
+					if n := int64(strings.Count(want, " ")); n != cube.Total(f) {
+						t.Errorf("%+v sort %q: %d rows, the cube counts %d", f, s, n, cube.Total(f))
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// allPages reads every page of q, following Next, and returns the rows
+// as "id/collection " each.
+func allPages(t *testing.T, ctx context.Context, cat *db.Catalog, q db.CatalogQuery) string {
+	t.Helper()
+	var b strings.Builder
+	for pages := 0; ; pages++ {
+		if pages > 40 {
+			t.Fatalf("%+v: more pages than rows", q)
+		}
+		p, err := cat.Page(ctx, q)
+		if err != nil {
+			t.Fatalf("%+v: %v", q, err)
+		}
+		for _, r := range p.Rows {
+			c := "-"
+			if r.Collection != nil {
+				c = *r.Collection
+			}
+			fmt.Fprintf(&b, "%d/%s ", r.ID, c)
+		}
+		if p.Next == "" {
+			return b.String()
+		}
+		q.After = p.Next
+	}
+}
