@@ -25,8 +25,12 @@ const (
 	// versions and host names.
 	MaxNameBytes = 1 << 10
 	// MaxLabelBytes bounds the label of a puzzle in a collection and the
-	// verbal grade of a rating.
-	MaxLabelBytes = 64 << 10
+	// verbal grade of a rating. They are indexed for the puzzle table's
+	// sort (collection_puzzles' label indexes, ratings(rater, label,
+	// value, puzzle_id)), and PostgreSQL's B-tree entries hold at most
+	// 2,704 bytes: a rater name and a label of at most 1 KiB each fit on
+	// both engines, whatever the text.
+	MaxLabelBytes = 1 << 10
 	// MaxTextBytes bounds free text: descriptions, file names, import
 	// notes, error messages, symmetry forms and trace settings.
 	MaxTextBytes = 1 << 20

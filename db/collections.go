@@ -306,8 +306,14 @@ func frozenTarget(ctx context.Context, x sqlx.ExtContext, name string, replace b
 }
 
 // writeFrozen makes the collection called name (replacing old's puzzles
-// when old is not nil) frozen, holding sel in order.
+// when old is not nil) frozen, holding sel in order. A label longer than
+// sudokulab.MaxLabelBytes is an EINVALID error.
 func writeFrozen(ctx context.Context, x sqlx.ExtContext, name, description string, old *sudokulab.Collection, sel []FrozenMember) error {
+	for _, m := range sel {
+		if err := sudokulab.CheckLabel(m.Label); err != nil {
+			return sudokulab.WrapError(sudokulab.EINVALID, err, "collection %s: puzzle %d", name, m.PuzzleID)
+		}
+	}
 	var id int64
 	var err error
 	if old != nil {

@@ -154,11 +154,21 @@ func hostileCases(t *testing.T) []hostileCase {
 			absent: `SELECT COUNT(*) FROM puzzle_tags WHERE tag = ''`,
 		},
 		{
-			// PostgreSQL's index on label (a B-tree entry holds at most
-			// a third of a page) refuses it.
+			// Over sudokulab.MaxLabelBytes, within what PostgreSQL's
+			// index on label takes (a B-tree entry of at most 2,704
+			// bytes), so that both engines store it.
+			name:     "label too long",
+			change:   []string{`UPDATE collection_puzzles SET label = hex(zeroblob(1000)) WHERE puzzle_id = 5`},
+			postgres: []string{`UPDATE collection_puzzles SET label = repeat('00', 1000) WHERE puzzle_id = 5`},
+			table:    "collection_puzzles", row: "collection 1, puzzle 5", reason: "label is 2000 bytes long, more than 1024",
+			kind:   db.MergeMemberships,
+			absent: `SELECT COUNT(*) FROM collection_puzzles WHERE length(label) > 1000`,
+		},
+		{
+			// A label PostgreSQL's index cannot hold: SQLite's only.
 			name:   "20 MB label",
 			change: []string{`UPDATE collection_puzzles SET label = hex(zeroblob(10000000)) WHERE puzzle_id = 5`},
-			table:  "collection_puzzles", row: "collection 1, puzzle 5", reason: "label is 20000000 bytes long, more than 65536",
+			table:  "collection_puzzles", row: "collection 1, puzzle 5", reason: "label is 20000000 bytes long, more than 1024",
 			kind:   db.MergeMemberships,
 			absent: `SELECT COUNT(*) FROM collection_puzzles WHERE length(label) > 1000`, sqliteOnly: true,
 		},

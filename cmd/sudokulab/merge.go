@@ -51,7 +51,7 @@ the final grids of solved runs (a solution that keeps the givens),
 configurations of solvers this program runs with parameters they declare,
 JSON columns (parameters, options, details, metadata) that parse, tags as
 serve --write accepts them (not empty, no control character), and text
-within bounds (names 1 KiB, labels 64 KiB, other text 1 MiB, JSON 16 MiB).
+within bounds (names 1 KiB, labels 1 KiB, other text 1 MiB, JSON 16 MiB).
 A source that fails is refused whole with the first few reasons (table,
 row id, what is wrong) and exit status 2, and nothing of it is merged;
 with --skip-invalid it is merged without the invalid rows and the rows

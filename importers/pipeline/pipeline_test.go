@@ -332,7 +332,7 @@ func TestImportLongLabel(t *testing.T) {
 	}
 	d := openTemp(t)
 	_, err := pipeline.ImportFile(context.Background(), d, path, pipeline.Options{})
-	if want := "long.csv:3: label is 65537 bytes long, more than 65536"; err == nil || !strings.Contains(err.Error(), want) {
+	if want := "long.csv:3: label is 1025 bytes long, more than 1024"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %v, want %q", err, want)
 	}
 	res := importFile(t, d, path, pipeline.Options{SkipInvalid: true})
