@@ -106,8 +106,11 @@ func CheckTag(tag string) error {
 }
 
 // TagPuzzles puts tag on each puzzle of ids that lacks it and returns how
-// many it tagged; an id naming no puzzle is left out. A bad tag
-// (CheckTag) is an EINVALID error.
+// many it tagged; an id naming no puzzle is left out. A puzzle having tag
+// from an import still loading (not shown until it is published) counts
+// as lacking it: the tag becomes the caller's (import_id NULL), which the
+// import's failure leaves in place. A bad tag (CheckTag) is an EINVALID
+// error.
 func TagPuzzles(ctx context.Context, x sqlx.ExtContext, tag string, ids []int64) (int, error) {
 	if err := CheckTag(tag); err != nil {
 		return 0, err
@@ -120,9 +123,12 @@ func TagPuzzles(ctx context.Context, x sqlx.ExtContext, tag string, ids []int64)
 		for _, id := range part {
 			args = append(args, id)
 		}
+		// The tag an import still loading gave (not shown yet) becomes the
+		// curator's, so that the import's failure does not take it back.
 		res, err := x.ExecContext(ctx, x.Rebind(`INSERT INTO puzzle_tags (puzzle_id, tag, added_at)
 			SELECT id, ?, ? FROM puzzles WHERE id IN (?`+strings.Repeat(", ?", len(part)-1)+`)
-			ON CONFLICT (puzzle_id, tag) DO NOTHING`), args...)
+			ON CONFLICT (puzzle_id, tag) DO UPDATE SET import_id = NULL, added_at = excluded.added_at
+			WHERE puzzle_tags.import_id IN (SELECT id FROM imports WHERE state = 'loading')`), args...)
 		if err != nil {
 			return n, dbError(err, "tag puzzles "+tag)
 		}

@@ -21,6 +21,7 @@ func TestCuration(t *testing.T) {
 		runScenarios(t, b, []scenario{
 			{"SelectionFrozenAsCollectionsAdd", suiteSelectionFrozenAsCollectionsAdd},
 			{"Tags", suiteTags},
+			{"CuratorTagBesideLoadingImport", suiteCuratorTagBesideLoadingImport},
 		})
 	})
 }
@@ -237,4 +238,70 @@ func BenchmarkCuration(b *testing.B) {
 	b.ReportMetric(ms(freeze), "freeze-ms")
 	b.ReportMetric(ms(tag), "tag-ms")
 	b.ReportMetric(ms(untag), "untag-ms")
+}
+
+// suiteCuratorTagBesideLoadingImport tags puzzles as serve --write does
+// with the tag an import still loading has put on them (one puzzle the
+// lab held, one the import created), and with one it has not; then the
+// import fails and is cleared: the curator's tags stay (with the puzzle
+// the import created), the tag the import alone gave goes.
+func suiteCuratorTagBesideLoadingImport(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	ids := seedCatalog(t, d)
+	col, err := db.EnsureCollection(ctx, d, "file", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := &sudokulab.Import{FileName: "tags.json", FileSHA256: strings.Repeat("cd", 32), Format: "json"}
+	l, err := db.BeginImport(ctx, d, im, "{}", "test:1", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, created := fromSolution(t, 20), fromSolution(t, 40)
+	rows := []db.ImportRow{
+		{Puzzle: held, Membership: sudokulab.Membership{CollectionID: col, ImportID: l.ID}, Tags: []string{"classic", "from-file"}},
+		{Puzzle: created, Membership: sudokulab.Membership{CollectionID: col, ImportID: l.ID}, Tags: []string{"classic"}},
+	}
+	if err := writeImportRows(d, rows); err != nil {
+		t.Fatal(err)
+	}
+	if held.ID != ids[20] || created.ID == 0 {
+		t.Fatalf("puzzles %d and %d, want %d and a new one", held.ID, created.ID, ids[20])
+	}
+	// The import's tags are not shown while it loads: to the curator the
+	// puzzles lack the tag, and tagging them counts both.
+	if n, err := d.Tag(ctx, "classic", []int64{held.ID, created.ID}); err != nil || n != 2 {
+		t.Fatalf("Tag classic = %d, %v; want 2", n, err)
+	}
+	if n, err := d.Tag(ctx, "mine", []int64{created.ID}); err != nil || n != 1 {
+		t.Fatalf("Tag mine = %d, %v; want 1", n, err)
+	}
+	for done := false; !done; {
+		if err := d.WithTx(ctx, func(tx *sqlx.Tx) error {
+			done, err = db.ClearImport(ctx, tx, l, 100)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rs, err := d.QueryxContext(ctx, d.Rebind(`SELECT puzzle_id, tag, import_id FROM puzzle_tags
+		WHERE puzzle_id IN (?, ?) ORDER BY puzzle_id, tag`), held.ID, created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	var got []string
+	for rs.Next() {
+		var id int64
+		var tag string
+		var imp *int64
+		if err := rs.Scan(&id, &tag, &imp); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%d %s %v", id, tag, imp != nil))
+	}
+	want := []string{fmt.Sprintf("%d classic false", held.ID), fmt.Sprintf("%d classic false", created.ID), fmt.Sprintf("%d mine false", created.ID)}
+	if !slices.Equal(got, want) {
+		t.Errorf("tags after the import failed: %q, want %q (none an import's)", got, want)
+	}
 }

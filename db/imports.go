@@ -495,7 +495,7 @@ func EnsureImportCollection(ctx context.Context, x sqlx.ExtContext, name, descri
 // ClearImport takes one step in removing what the loading import l wrote,
 // deleting at most limit rows, so that each step is a short transaction:
 // its memberships; the puzzles it created that nothing else refers to
-// (with their ratings), the others becoming published; the collections it
+// (no run, work, rating or tag left), the others becoming published; the collections it
 // created that hold no puzzle; and last the import itself, when done is
 // true. The ratings and tags it stored go first (they replaced none). It is an
 // ECONFLICT error when l no longer holds.
@@ -526,6 +526,7 @@ func ClearImport(ctx context.Context, x sqlx.ExtContext, l ImportLease, limit in
 			AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.puzzle_id = p.id)
 			AND p.id NOT IN (SELECT puzzle_id FROM work)
 			AND NOT EXISTS (SELECT 1 FROM ratings r WHERE r.puzzle_id = p.id)
+			AND NOT EXISTS (SELECT 1 FROM puzzle_tags t WHERE t.puzzle_id = p.id)
 			LIMIT ?)`,
 			[]any{l.ID, limit}},
 		{"puzzles", `UPDATE puzzles SET import_id = NULL WHERE id IN (SELECT id FROM puzzles WHERE import_id = ? LIMIT ?)`,

@@ -309,6 +309,17 @@ func suiteImports(t *testing.T, d *db.DB) {
 	wantCode(t, db.FinishImport(ctx, d, &sudokulab.Import{ID: 999}), sudokulab.ENOTFOUND)
 }
 
+// writeImportRows writes rows as an import's batch does, in a
+// transaction of their own.
+func writeImportRows(d *db.DB, rows []db.ImportRow) error {
+	ctx := context.Background()
+	return d.WithTx(ctx, func(tx *sqlx.Tx) error {
+		w := d.ImportWriter(tx)
+		defer w.Close()
+		return w.Write(ctx, rows)
+	})
+}
+
 // suiteImportWriterAcrossTransactions writes full chunks (400 rows, the
 // statements DB.ImportWriter prepares once per lab) in one transaction
 // after another, then the first chunk again: every transaction uses the
@@ -343,11 +354,7 @@ func suiteImportWriterAcrossTransactions(t *testing.T, d *db.DB) {
 	}
 	write := func(rows []db.ImportRow) {
 		t.Helper()
-		if err := d.WithTx(ctx, func(tx *sqlx.Tx) error {
-			w := d.ImportWriter(tx)
-			defer w.Close()
-			return w.Write(ctx, rows)
-		}); err != nil {
+		if err := writeImportRows(d, rows); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -1129,12 +1136,8 @@ func suiteImportedRatingsBesideComputed(t *testing.T, d *db.DB) {
 	}
 	before := countOf(t, d, "SELECT COUNT(*) FROM ratings")
 	for _, bad := range []sudokulab.Rating{imported("", 1, 10), imported("a\nb", 1, 10), {Rater: "human", RaterVersion: "5", Value: f(math.NaN())}} {
-		err := d.WithTx(ctx, func(tx *sqlx.Tx) error {
-			w := d.ImportWriter(tx)
-			defer w.Close()
-			return w.Write(ctx, []db.ImportRow{{Puzzle: fromSolution(t, 22), Ratings: []sudokulab.Rating{imported("se-er", 2, 10), bad},
-				Membership: sudokulab.Membership{CollectionID: c.ID}}})
-		})
+		err := writeImportRows(d, []db.ImportRow{{Puzzle: fromSolution(t, 22), Ratings: []sudokulab.Rating{imported("se-er", 2, 10), bad},
+			Membership: sudokulab.Membership{CollectionID: c.ID}}})
 		if err == nil || sudokulab.ErrorCode(err) != sudokulab.EINVALID {
 			t.Errorf("rating by %q valued %v: error %v, want EINVALID", bad.Rater, *bad.Value, err)
 		}
