@@ -223,6 +223,14 @@ func planPuzzles(ctx context.Context, d *DB, spec PlanSpec, after int64, n int) 
 	return ids, nil
 }
 
+// HasWork reports whether the experiment has ever had work in the queue,
+// whatever its state now.
+func HasWork(ctx context.Context, x sqlx.ExtContext, experimentID int64) (bool, error) {
+	var n int
+	err := x.QueryRowxContext(ctx, x.Rebind(`SELECT COUNT(*) FROM (SELECT 1 FROM work WHERE experiment_id = ? LIMIT 1) w`), experimentID).Scan(&n)
+	return n > 0, dbError(err, fmt.Sprintf("work of experiment %d", experimentID))
+}
+
 // PlanDone counts the runs of a plan already done in its experiment: the
 // done work of the plan's configurations, seeds and budget on the puzzles
 // its selection holds now. For a shard it is the plan's count divided by

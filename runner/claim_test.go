@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -108,15 +109,8 @@ func runByWorkers(t *testing.T, open func(t testing.TB) *db.DB) {
 	w := open(t)
 	go func() {
 		// The worker waits for the experiment, which Run makes.
-		for workerCtx.Err() == nil {
-			sum, err := runner.Run(workerCtx, w, reg, runner.Spec{Queued: true, Experiment: "by-workers", Follow: true}, runner.Options{Jobs: 1})
-			if sudokulab.ErrorCode(err) != sudokulab.ENOTFOUND {
-				done <- sum
-				return
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-		done <- runner.Summary{}
+		sum, _ := runner.Run(workerCtx, w, reg, runner.Spec{Queued: true, Experiment: "by-workers", Follow: true}, runner.Options{Jobs: 1})
+		done <- sum
 	}()
 	sum, err := runner.Run(ctx, d, reg, spec, runner.Options{Jobs: 1})
 	stopWorker()
@@ -163,6 +157,56 @@ func TestRunByWorkersQuickWorker(t *testing.T) {
 			if worked.Recorded != 6 || sum.Skipped != 0 || sum.ByOthers != 6 || sum.Recorded != 0 {
 				t.Errorf("Run: skipped %d, by others %d, recorded %d; the worker recorded %d: want 0, 6, 0 and 6",
 					sum.Skipped, sum.ByOthers, sum.Recorded, worked.Recorded)
+			}
+		})
+	}
+}
+
+// TestWorkerWaitsForExperiment starts a worker (without Follow) on an
+// experiment that does not exist yet, on every backend: it says once that
+// it waits, and when a plan is queued into the experiment later it does
+// every run of it; a worker waiting so stops when its context ends.
+func TestWorkerWaitsForExperiment(t *testing.T) {
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			ctx := context.Background()
+			open := be.open(t)
+			d := open(t)
+			reg := testRegistry()
+			addPuzzles(t, d, "reseda-easy", "sato-no1")
+			exactConfig(t, d)
+			told := make(chan string, 2)
+			type result struct {
+				sum runner.Summary
+				err error
+			}
+			done := make(chan result)
+			w := open(t)
+			go func() {
+				sum, err := runner.Run(ctx, w, reg, runner.Spec{Queued: true, Experiment: "later"},
+					runner.Options{Jobs: 1, WaitExperiment: func(name string) { told <- name }})
+				done <- result{sum, err}
+			}()
+			if name := <-told; name != "later" {
+				t.Errorf("told to wait for %q, want later", name)
+			}
+			if _, err := runner.Run(ctx, d, reg, runner.Spec{Experiment: "later", Configs: []string{"exact"}, FirstSeed: 1, Seeds: 3, EnqueueOnly: true}, runner.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			r := <-done
+			if r.err != nil || r.sum.Recorded != 6 || len(told) != 0 {
+				t.Errorf("worker: %+v, %v, told %d more times; want the 6 runs recorded, told once", r.sum, r.err, len(told))
+			}
+
+			// Interrupted while it waits.
+			stopCtx, stop := context.WithCancel(ctx)
+			go func() {
+				sum, err := runner.Run(stopCtx, w, reg, runner.Spec{Queued: true, Experiment: "never"},
+					runner.Options{Jobs: 1, WaitExperiment: func(string) { stop() }})
+				done <- result{sum, err}
+			}()
+			if r := <-done; !errors.Is(r.err, context.Canceled) || r.sum.Recorded != 0 {
+				t.Errorf("interrupted worker: %+v, %v; want context.Canceled", r.sum, r.err)
 			}
 		})
 	}

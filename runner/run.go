@@ -56,7 +56,8 @@ type Spec struct {
 	// (sudokulab worker) have done it, doing no run itself.
 	EnqueueOnly, ByWorkers bool
 	// Queued plans nothing: Run does the work already in the queue, of
-	// Experiment (which must exist) or of every experiment. Follow then
+	// Experiment (waited for while it does not exist, see
+	// Options.WaitExperiment) or of every experiment. Follow then
 	// keeps it waiting for new work once the queue is empty, until ctx is
 	// cancelled.
 	Queued, Follow bool
@@ -469,15 +470,9 @@ func (s *Summary) experimentName() string {
 // when it is empty), as sudokulab worker does.
 func serve(ctx context.Context, d *db.DB, reg Registry, spec Spec, opts Options) (Summary, error) {
 	sum := Summary{Experiment: spec.Experiment, Worker: Worker(opts.Host)}
-	// Like every read of the work, these outlive a busy database or a
-	// server restart (see db.DB.Retry); only a missing name is
-	// ENOTFOUND.
 	if spec.Experiment != "" {
-		err := d.Retry(ctx, func() (err error) {
-			sum.ExperimentID, err = db.ExperimentID(ctx, d, spec.Experiment)
-			return err
-		})
-		if err != nil {
+		var err error
+		if sum.ExperimentID, err = awaitExperiment(ctx, d, spec.Experiment, opts.WaitExperiment); err != nil {
 			return sum, err
 		}
 	}
@@ -496,4 +491,63 @@ func serve(ctx context.Context, d *db.DB, reg Registry, spec Spec, opts Options)
 	ws, err := Work(ctx, q, &DBCatalog{DB: d, Registry: reg}, WorkOptions{Options: opts, Lease: spec.Lease, Follow: spec.Follow})
 	sum.Recorded, sum.Duplicates, sum.Configs = ws.Recorded, ws.Duplicates, ws.Configs
 	return sum, err
+}
+
+// experimentPoll is the longest wait between looks for an experiment
+// that does not exist yet.
+const experimentPoll = time.Second
+
+// awaitExperiment returns the id of the experiment called name. One that
+// does not exist yet is waited for (told once to wait, when not nil),
+// and then its first work, so that a worker started before the run that
+// creates it does not find its queue empty between the two; the looks
+// start 10ms apart and back off up to experimentPoll. Like every read of
+// the work, the looks outlive a busy database or a server restart (see
+// db.DB.Retry). When ctx ends first the error is ctx's.
+func awaitExperiment(ctx context.Context, d *db.DB, name string, wait func(string)) (int64, error) {
+	idle := 10 * time.Millisecond
+	sleep := func() error {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(idle):
+		}
+		idle = min(2*idle, experimentPoll)
+		return nil
+	}
+	var id int64
+	waited := false
+	for {
+		err := d.Retry(ctx, func() (err error) {
+			id, err = db.ExperimentID(ctx, d, name)
+			return err
+		})
+		if err == nil {
+			break
+		}
+		if sudokulab.ErrorCode(err) != sudokulab.ENOTFOUND {
+			return 0, err
+		}
+		if !waited && wait != nil {
+			wait(name)
+		}
+		waited = true
+		if err := sleep(); err != nil {
+			return 0, err
+		}
+	}
+	for waited {
+		var has bool
+		err := d.Retry(ctx, func() (err error) {
+			has, err = db.HasWork(ctx, d, id)
+			return err
+		})
+		if err != nil || has {
+			return id, err
+		}
+		if err := sleep(); err != nil {
+			return 0, err
+		}
+	}
+	return id, nil
 }

@@ -224,7 +224,6 @@ func TestRunSpec(t *testing.T) {
 		code string
 		msg  string
 	}{
-		{"no such experiment", runner.Spec{Queued: true, Experiment: "nosuch"}, sudokulab.ENOTFOUND, `no experiment called "nosuch"`},
 		{"no such collection", runner.Spec{Collection: "nosuch", Configs: []string{"exact"}, Seeds: 1}, sudokulab.ENOTFOUND, "nosuch"},
 		{"no such configuration", runner.Spec{Configs: []string{"nosuch"}, Seeds: 1}, sudokulab.ENOTFOUND, "nosuch"},
 		{"no puzzle", runner.Spec{Where: "id < 0", Configs: []string{"exact"}, Seeds: 1}, sudokulab.EINVALID, "no puzzle matches"},

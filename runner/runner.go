@@ -83,6 +83,11 @@ type Options struct {
 	// (Total, of its shard), the configurations' names, and for a worker
 	// without a plan its name and what the queue holds (Left).
 	Begin func(Summary)
+	// WaitExperiment, if not nil, is told once when Run with Spec.Queued
+	// waits for its experiment, which does not exist yet: a worker
+	// started before the run or tune that creates it waits for it, and
+	// then for its first work, as it waits for work.
+	WaitExperiment func(name string)
 }
 
 // Summary counts what Execute or Work did, per configuration in plan

@@ -36,7 +36,10 @@ Work is claimed in small batches under a lease that the worker renews while
 it runs; Ctrl-C records what finished and hands the rest back at once, and a
 worker killed outright loses its unfinished runs to the others when the
 lease lapses (--lease). A run whose workers die three times is left alone
-and reported as abandoned by sudokulab experiments show.`,
+and reported as abandoned by sudokulab experiments show.
+
+With --experiment, a worker started before the run or tune that creates the
+experiment waits for it, and for its first work, saying so once.`,
 		Example: `  sudokulab --db postgres://lab@db.example.org/lab worker
   sudokulab worker --experiment reseda-table1 --jobs 4
   sudokulab worker --follow`,
@@ -69,6 +72,8 @@ func runWorker(ctx context.Context, cmd *cobra.Command, o *workerOptions) error 
 	sum, err := runner.Run(ctx, d, o.registry, runner.Spec{Queued: true, Experiment: o.experiment, Lease: o.lease, Follow: o.follow},
 		runner.Options{Jobs: o.jobs, Progress: progress.NewRuns(stderr), Begin: func(sum runner.Summary) {
 			fmt.Fprintf(stderr, "worker %s: %d runs pending in %s\n", sum.Worker, sum.Total, d.Path())
+		}, WaitExperiment: func(name string) {
+			fmt.Fprintf(stderr, "worker: no experiment %s yet: waiting for the run or tune that creates it (Ctrl-C stops)\n", name)
 		}})
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "interrupted: %d runs recorded by this worker; unfinished ones handed back\n", sum.Recorded)
