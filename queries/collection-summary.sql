@@ -14,17 +14,22 @@ WITH members AS (
   LEFT JOIN ratings rt ON rt.puzzle_id = pc.id AND rt.rater = :rater
   WHERE pc.collection IS NOT NULL
 ),
-labels AS (
+labels AS MATERIALIZED (
+  -- Materialized: the collections' rows below each read it.
   SELECT collection, label, COUNT(*) AS n
   FROM members
   WHERE label IS NOT NULL
   GROUP BY collection, label
 ),
-forms AS (
-  SELECT collection, symmetry_form, COUNT(*) AS n
-  FROM members
-  WHERE symmetry_form IS NOT NULL
-  GROUP BY collection, symmetry_form
+duplicates AS (
+  -- Per collection, the puzzles whose symmetry form another puzzle of the
+  -- collection shares (counted once per collection, not per row below).
+  SELECT collection, SUM(n - 1) AS n
+  FROM (SELECT collection, symmetry_form, COUNT(*) AS n
+        FROM members
+        WHERE symmetry_form IS NOT NULL
+        GROUP BY collection, symmetry_form) f
+  GROUP BY collection
 )
 SELECT m.collection,
        COUNT(*) AS puzzles,
@@ -40,7 +45,8 @@ SELECT m.collection,
                          LEFT JOIN rating_levels lv ON lv.rater = :rater AND lv.label = labels.label
                          WHERE labels.collection = m.collection ORDER BY lv.level, labels.label) l), '') AS labels,
        SUM(CASE WHEN m.symmetry_form IS NOT NULL THEN 1 ELSE 0 END) AS with_symmetry_form,
-       COALESCE((SELECT SUM(f.n - 1) FROM forms f WHERE f.collection = m.collection), 0) AS symmetry_duplicates
+       COALESCE(MAX(d.n), 0) AS symmetry_duplicates
 FROM members m
+LEFT JOIN duplicates d ON d.collection = m.collection
 GROUP BY m.collection
 ORDER BY m.collection;
