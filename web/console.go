@@ -1,7 +1,10 @@
 package web
 
 import (
+	"context"
 	"encoding/csv"
+	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -9,6 +12,7 @@ import (
 	"time"
 
 	"sudokulab"
+	"sudokulab/db"
 	"sudokulab/queries"
 )
 
@@ -17,22 +21,37 @@ import (
 // `sql` command's read-only path and checks, within a time limit
 // (timelimit=MS lowers the server's). The URL holds the statement, so a
 // result can be shared; /sql.json and /sql.csv download it.
+//
+// A canned query's result is kept (keeper, exact) by its statement and
+// parameters while the database is unchanged: many of them read every
+// puzzle or run, seconds to minutes at a million, and the same few are
+// asked again and again. One that takes longer than the page's time limit
+// goes on in the background, within Options.CannedTimeout, one at a time,
+// and the page says so and reloads itself. Typed SQL is run in every
+// request and never kept: it may read what is not in the tables (the
+// time, random(), the engine's settings), and it stays within the time
+// limit whoever types it.
 
 // consoleData is the console's page.
 type consoleData struct {
-	SQL         string       `json:"sql"`
-	Query       string       `json:"query,omitempty"`
-	Description string       `json:"description,omitempty"`
-	Params      []paramView  `json:"params,omitempty"`
-	TimeLimitMS int64        `json:"time_limit_ms"`
-	Result      *table       `json:"result,omitempty"`
-	Truncated   bool         `json:"truncated,omitempty"`
-	ElapsedMS   float64      `json:"elapsed_ms,omitempty"`
-	Error       string       `json:"error,omitempty"`
-	MaxRows     int          `json:"max_rows"`
-	Canned      []cannedView `json:"-"`
-	CSVURL      string       `json:"-"`
-	JSONURL     string       `json:"-"`
+	SQL         string      `json:"sql"`
+	Query       string      `json:"query,omitempty"`
+	Description string      `json:"description,omitempty"`
+	Params      []paramView `json:"params,omitempty"`
+	TimeLimitMS int64       `json:"time_limit_ms"`
+	Result      *table      `json:"result,omitempty"`
+	Truncated   bool        `json:"truncated,omitempty"`
+	ElapsedMS   float64     `json:"elapsed_ms,omitempty"`
+	// Computing is true while a canned query's result is computed in
+	// the background; ComputedAt says when the result kept was.
+	Computing       bool         `json:"computing,omitempty"`
+	CannedTimeoutMS int64        `json:"canned_time_limit_ms,omitempty"`
+	ComputedAt      time.Time    `json:"computed_at,omitzero"`
+	Error           string       `json:"error,omitempty"`
+	MaxRows         int          `json:"max_rows"`
+	Canned          []cannedView `json:"-"`
+	CSVURL          string       `json:"-"`
+	JSONURL         string       `json:"-"`
 }
 
 // paramView is a canned query's parameter with the value in the URL.
@@ -88,6 +107,91 @@ func (s *Server) consoleStatement(r *http.Request) (consoleData, string, []any, 
 	return d, text, args, nil
 }
 
+// consoleOutcome is what a statement gave: its result or the error the
+// console shows (a refusal, a time limit, an SQL error), and how long it
+// took.
+type consoleOutcome struct {
+	res     db.ConsoleResult
+	err     error
+	elapsed time.Duration
+}
+
+// consoleKeep keeps a canned query's outcome exactly, its size counted.
+var consoleKeep = keep{exact: true, size: func(v any) int64 {
+	o := v.(consoleOutcome)
+	n := int64(256)
+	for _, c := range o.res.Columns {
+		n += int64(len(c)) + 16
+	}
+	for _, row := range o.res.Rows {
+		n += 24
+		for _, c := range row {
+			n += 16
+			if s, ok := c.(string); ok {
+				n += int64(len(s))
+			}
+		}
+	}
+	return n
+}}
+
+// consoleRun runs the statement of d: typed SQL in the request, within its
+// time limit; a canned query's through the keeper, the request waiting
+// for it at most that time limit (computing is then true and the outcome
+// empty). at is when the outcome was computed.
+func (s *Server) consoleRun(ctx context.Context, d *consoleData, text string, args []any) (o consoleOutcome, at time.Time, computing bool, err error) {
+	limit := time.Duration(d.TimeLimitMS) * time.Millisecond
+	run := func(ctx context.Context, limit time.Duration) consoleOutcome {
+		start := time.Now()
+		res, err := s.db.ConsoleQuery(ctx, text, limit, consoleMaxRows, args...)
+		if errors.Is(err, db.ErrStatementTimeout) {
+			// The console's limits, not the sql command's flag.
+			how := "serve --console-timeout sets it, timelimit=MS lowers it"
+			if d.Query != "" {
+				how = "serve --canned-timeout sets it in the background; sudokulab query " + d.Query + " has none"
+			}
+			err = sudokulab.WrapError(sudokulab.EINVALID, db.ErrStatementTimeout, "sql: the console's time limit is %s (%s)", limit, how)
+		}
+		return consoleOutcome{res: res, err: err, elapsed: time.Since(start)}
+	}
+	if d.Query == "" {
+		o = run(ctx, limit)
+		return o, time.Now(), false, nil
+	}
+	if _, known, err := s.watch.Version(ctx); err != nil || !known {
+		// PostgreSQL: a result cannot be known to be current, so it is
+		// computed in the request.
+		o = run(ctx, limit)
+		return o, time.Now(), false, err
+	}
+	key, err := json.Marshal(append([]any{"console", text}, args...))
+	if err != nil {
+		return o, at, false, err
+	}
+	k := consoleKeep
+	k.wait = limit
+	d.CannedTimeoutMS = s.o.CannedTimeout.Milliseconds()
+	v, at, ok, err := s.kept.get(ctx, string(key), k, func(ctx context.Context) (any, error) {
+		// One canned query at a time in the background: each may take a
+		// core for CannedTimeout.
+		select {
+		case s.cannedSlot <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		defer func() { <-s.cannedSlot }()
+		o := run(ctx, s.o.CannedTimeout)
+		if sudokulab.ErrorCode(o.err) == sudokulab.EINTERNAL {
+			return nil, o.err // not kept: the next request tries again
+		}
+		return o, nil
+	})
+	if err != nil || !ok {
+		return o, at, !ok && err == nil, err
+	}
+	return v.(consoleOutcome), at, false, nil
+}
+
 func (s *Server) console(r *http.Request) (view, error) {
 	d, text, args, err := s.consoleStatement(r)
 	if err != nil {
@@ -97,9 +201,19 @@ func (s *Server) console(r *http.Request) (view, error) {
 	if strings.TrimSpace(text) == "" {
 		return v, nil
 	}
-	start := time.Now()
-	res, err := s.db.ConsoleQuery(r.Context(), text, time.Duration(d.TimeLimitMS)*time.Millisecond, consoleMaxRows, args...)
-	d.ElapsedMS = float64(time.Since(start).Microseconds()) / 1000
+	o, at, computing, err := s.consoleRun(r.Context(), &d, text, args)
+	if err != nil {
+		return view{}, err
+	}
+	if computing {
+		d.Computing, v.Refresh = true, 2
+		return v, nil
+	}
+	res, err := o.res, o.err
+	d.ElapsedMS = float64(o.elapsed.Microseconds()) / 1000
+	if d.Query != "" {
+		d.ComputedAt = at
+	}
 	if err != nil {
 		if sudokulab.ErrorCode(err) == sudokulab.EINTERNAL || wantsJSON(r) {
 			return view{}, err
@@ -124,11 +238,20 @@ func (s *Server) consoleCSV(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	res, err := s.db.ConsoleQuery(r.Context(), text, time.Duration(d.TimeLimitMS)*time.Millisecond, consoleMaxRows, args...)
+	o, _, computing, err := s.consoleRun(r.Context(), &d, text, args)
+	if err == nil && computing {
+		w.Header().Set("Retry-After", "2")
+		http.Error(w, "the result of "+d.Query+" is being computed: try again in a moment", http.StatusServiceUnavailable)
+		return
+	}
+	if err == nil {
+		err = o.err
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
+	res := o.res
 	name := "result.csv"
 	if d.Query != "" {
 		name = d.Query + ".csv"

@@ -27,6 +27,23 @@ func (k Keeper) Get(ctx context.Context, key string, wait time.Duration, compute
 	return v, ok, err
 }
 
+// GetExact returns the value under key as the console gets a canned
+// query's result: exact, its size given by size (nil: none).
+func (k Keeper) GetExact(ctx context.Context, key string, wait time.Duration, size func(any) int64, compute func(context.Context) (any, error)) (v any, ok bool, err error) {
+	v, _, ok, err = k.k.get(ctx, key, keep{wait: wait, exact: true, size: size}, compute)
+	return v, ok, err
+}
+
+// KeptMaxBytes bounds the bytes of the values with a size a keeper holds.
+const KeptMaxBytes = keptMaxBytes
+
+// HoldCannedSlot takes the slot of the canned query computed in the
+// background, so that none is until release is called.
+func HoldCannedSlot(s *Server) (release func()) {
+	s.cannedSlot <- struct{}{}
+	return func() { <-s.cannedSlot }
+}
+
 // Close ends the computations under way and waits for them, as
 // Server.Close does.
 func (k Keeper) Close() { k.k.close() }

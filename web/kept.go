@@ -25,6 +25,8 @@ type keeper struct {
 	watch   *db.ChangeWatch
 	lag     time.Duration
 	entries map[string]*keptValue
+	// bytes is the sum of the entries' sizes.
+	bytes int64
 	// stop ends the computations under way (close); wg waits for them.
 	stop context.CancelFunc
 	base context.Context
@@ -38,6 +40,7 @@ type keptValue struct {
 	at    time.Time
 	valid bool
 	used  time.Time
+	size  int64
 	// computing is closed when the background computation under way
 	// ends; nil when none is. It began at began.
 	computing chan struct{}
@@ -48,6 +51,11 @@ type keptValue struct {
 // recently is dropped (a value is small: counts per configuration or per
 // facet value, never rows).
 const keptMax = 256
+
+// keptMaxBytes bounds the bytes of the values whose size a keeper knows
+// (keep.size: results of the console's canned queries), past which the
+// ones used least recently are dropped.
+const keptMaxBytes = 32 << 20
 
 func newKeeper(watch *db.ChangeWatch, lag time.Duration) *keeper {
 	base, stop := context.WithCancel(context.Background())
@@ -60,8 +68,19 @@ func newKeeper(watch *db.ChangeWatch, lag time.Duration) *keeper {
 // then always shown up to date), the value's own lag (0: the keeper's),
 // and its longest life even while the database is unchanged (maxAge; 0:
 // no limit), for a value that changes with time.
+//
+// An exact value is never shown once the database changed since its
+// computation began: no lag, and no old value while a new one is
+// computed (the request waits up to wait for the new one, then does
+// without). Where changes cannot be seen (PostgreSQL) an exact value is
+// computed in every request, as with a negative lag (which an exact value
+// otherwise ignores: it never lags). size, when not nil,
+// says how many bytes a value holds; the keeper holds at most
+// keptMaxBytes of values that have a size.
 type keep struct {
 	wait, fresh, lag, maxAge time.Duration
+	exact                    bool
+	size                     func(any) int64
 }
 
 // get returns the value kept under key, computing it with compute when
@@ -89,19 +108,22 @@ func (k *keeper) get(ctx context.Context, key string, o keep, compute func(conte
 	}
 	e.used = time.Now()
 	age := time.Since(e.at)
-	if e.valid && (o.maxAge <= 0 || age < o.maxAge) && (known && ver == e.seen || lag > 0 && age < lag) {
+	if e.valid && (o.maxAge <= 0 || age < o.maxAge) && (known && ver == e.seen || !o.exact && lag > 0 && age < lag) {
 		defer k.mu.Unlock()
 		return e.v, e.at, true, nil
 	}
-	if lag < 0 {
+	if lag < 0 && !o.exact || o.exact && !known {
 		k.mu.Unlock()
 		v, err := compute(ctx)
 		if err != nil {
 			return nil, at, false, err
 		}
+		if !known && o.exact {
+			return v, time.Now(), true, nil // no later request could use it
+		}
 		k.mu.Lock()
 		defer k.mu.Unlock()
-		e.v, e.seen, e.at, e.valid = v, ver, time.Now(), true
+		k.set(e, v, ver, o)
 		return e.v, e.at, true, nil
 	}
 	if e.computing == nil {
@@ -120,7 +142,7 @@ func (k *keeper) get(ctx context.Context, key string, o keep, compute func(conte
 			k.mu.Lock()
 			defer k.mu.Unlock()
 			if err == nil {
-				e.v, e.seen, e.at, e.valid = v, ver, time.Now(), true
+				k.set(e, v, ver, o)
 			} else if !e.valid {
 				e.v = err // the waiting request reports it
 			}
@@ -129,7 +151,7 @@ func (k *keeper) get(ctx context.Context, key string, o keep, compute func(conte
 		}()
 	}
 	done, wait := e.computing, o.wait
-	if e.valid {
+	if e.valid && !o.exact {
 		// Wait for the new one only while it may come within fresh of
 		// its start: a long computation delays no request past that.
 		wait = o.fresh - time.Since(e.began)
@@ -156,6 +178,11 @@ func (k *keeper) get(ctx context.Context, key string, o keep, compute func(conte
 		}
 		return nil, at, false, nil
 	}
+	if o.exact && e.seen != ver {
+		// Computed from before the change this request saw (or still
+		// the old one): the next request computes it again.
+		return nil, at, false, nil
+	}
 	return e.v, e.at, true, nil
 }
 
@@ -176,10 +203,21 @@ func (k *keeper) current(ctx context.Context, key string) (any, error) {
 	return e.v, nil
 }
 
-// evict drops the value used least recently while there are too many;
-// k.mu is held.
+// set keeps v in e, computed at version ver; k.mu is held.
+func (k *keeper) set(e *keptValue, v any, ver int64, o keep) {
+	e.v, e.seen, e.at, e.valid = v, ver, time.Now(), true
+	if o.size != nil {
+		k.bytes -= e.size
+		e.size = o.size(v)
+		k.bytes += e.size
+		k.evict()
+	}
+}
+
+// evict drops the value used least recently while there are too many or
+// they hold too many bytes; k.mu is held.
 func (k *keeper) evict() {
-	for len(k.entries) > keptMax {
+	for len(k.entries) > keptMax || k.bytes > keptMaxBytes {
 		var oldest string
 		var t time.Time
 		for key, e := range k.entries {
@@ -190,6 +228,7 @@ func (k *keeper) evict() {
 		if oldest == "" {
 			return
 		}
+		k.bytes -= k.entries[oldest].size
 		delete(k.entries, oldest)
 	}
 }

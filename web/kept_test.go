@@ -258,9 +258,88 @@ func TestKeeperFull(t *testing.T) {
 	}
 }
 
+// TestKeeperExact: an exact value is never shown once the database
+// changed, even within the keeper's lag (an hour here): the request waits
+// for the new one, and without it does without.
+func TestKeeperExact(t *testing.T) {
+	ctx := context.Background()
+	k, d := newKeeperOn(t)
+	computed := 0
+	get := func(wait time.Duration, compute func(context.Context) (any, error)) (any, bool) {
+		t.Helper()
+		v, ok, err := k.GetExact(ctx, "q", wait, nil, compute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v, ok
+	}
+	count := func(context.Context) (any, error) {
+		computed++ // the test waits for each computation
+		return computed, nil
+	}
+	if v, ok := get(time.Hour, count); !ok || v != 1 {
+		t.Fatalf("first: %v, ok %v", v, ok)
+	}
+	if v, ok := get(time.Hour, count); !ok || v != 1 || computed != 1 {
+		t.Fatalf("unchanged: %v, ok %v, computed %d times; want the value kept", v, ok, computed)
+	}
+	// Another connection commits: the value kept is out of date.
+	if _, err := d.ExecContext(ctx, `INSERT INTO collections (name, description) VALUES ('changed', '')`); err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	v, ok := get(10*time.Millisecond, func(ctx context.Context) (any, error) {
+		<-release
+		return count(ctx)
+	})
+	if ok {
+		t.Errorf("after a change, while the new value is computed: %v shown; want none (the kept one is out of date)", v)
+	}
+	close(release)
+	if v, ok := get(time.Hour, count); !ok || v != 2 {
+		t.Errorf("the new value: %v, ok %v; want 2", v, ok)
+	}
+}
+
+// TestKeeperBytes: values with a size are dropped, least recently used
+// first, past web.KeptMaxBytes.
+func TestKeeperBytes(t *testing.T) {
+	ctx := context.Background()
+	k, _ := newKeeperOn(t)
+	const size = web.KeptMaxBytes / 4
+	computed := map[string]int{}
+	get := func(key string) {
+		t.Helper()
+		_, ok, err := k.GetExact(ctx, key, time.Hour, func(any) int64 { return size }, func(context.Context) (any, error) {
+			computed[key]++
+			return key, nil
+		})
+		if err != nil || !ok {
+			t.Fatalf("%s: ok %v, error %v", key, ok, err)
+		}
+	}
+	for i := range 5 {
+		get(fmt.Sprint(i))
+	}
+	get("4")
+	get("1")
+	get("0")
+	if computed["0"] != 2 || computed["1"] != 1 || computed["4"] != 1 {
+		t.Errorf("computed %v; want 0 twice (dropped past the bytes), 1 and 4 once", computed)
+	}
+}
+
 // newKeeper returns a keeper with a lag of an hour over a new lab, closed
 // when the test ends.
 func newKeeper(t *testing.T) web.Keeper {
+	t.Helper()
+	k, _ := newKeeperOn(t)
+	return k
+}
+
+// newKeeperOn returns a keeper with a lag of an hour over a new lab and
+// the lab, both closed when the test ends.
+func newKeeperOn(t *testing.T) (web.Keeper, *db.DB) {
 	t.Helper()
 	ctx := context.Background()
 	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "lab.db"))
@@ -275,5 +354,5 @@ func newKeeper(t *testing.T) web.Keeper {
 	t.Cleanup(func() { watch.Close() })
 	k := web.NewKeeper(watch, time.Hour)
 	t.Cleanup(k.Close)
-	return k
+	return k, d
 }

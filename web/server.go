@@ -76,17 +76,22 @@ type Options struct {
 	// Raters make the rates the curation forms start; nil means
 	// raters.Default().
 	Raters *raters.Registry
+	// CannedTimeout bounds a canned query of the SQL console whose
+	// result the page did not wait for, computed in the background; 0
+	// means DefaultCannedTimeout.
+	CannedTimeout time.Duration
 	// MaxSelection bounds the rows a curation form takes from the puzzle
 	// table; 0 means DefaultMaxSelection.
 	MaxSelection int
 }
 
 // DefaultConsoleTimeout is the time limit of a console statement when
-// Options leave it zero, Datasette's default. DefaultFacetsLag,
-// DefaultPageTimeout and DefaultPathTimeout are Options.FacetsLag's,
-// PageTimeout's and PathTimeout's.
+// Options leave it zero, Datasette's default. DefaultCannedTimeout,
+// DefaultFacetsLag, DefaultPageTimeout and DefaultPathTimeout are
+// Options.CannedTimeout's, FacetsLag's, PageTimeout's and PathTimeout's.
 const (
 	DefaultConsoleTimeout = time.Second
+	DefaultCannedTimeout  = 2 * time.Minute
 	DefaultFacetsLag      = 5 * time.Second
 	DefaultPageTimeout    = 5 * time.Second
 	DefaultPathTimeout    = 10 * time.Second
@@ -108,6 +113,9 @@ type Server struct {
 	// compute from whole tables while it did not.
 	watch *db.ChangeWatch
 	kept  *keeper
+	// cannedSlot is held by the canned query computed in the
+	// background.
+	cannedSlot chan struct{}
 	// cur is nil on a server that only reads.
 	cur *curation
 }
@@ -117,6 +125,9 @@ type Server struct {
 func New(ctx context.Context, d *db.DB, o Options) (*Server, error) {
 	if o.ConsoleTimeout <= 0 {
 		o.ConsoleTimeout = DefaultConsoleTimeout
+	}
+	if o.CannedTimeout <= 0 {
+		o.CannedTimeout = DefaultCannedTimeout
 	}
 	if o.PageTimeout <= 0 {
 		o.PageTimeout = DefaultPageTimeout
@@ -138,7 +149,7 @@ func New(ctx context.Context, d *db.DB, o Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{db: d, o: o, log: log.New(o.ErrorLog, "serve: ", log.LstdFlags), queries: qs, mux: http.NewServeMux(),
-		paths: newPathCache()}
+		paths: newPathCache(), cannedSlot: make(chan struct{}, 1)}
 	if s.pages, err = parsePages(); err != nil {
 		return nil, err
 	}
@@ -241,6 +252,9 @@ type view struct {
 	Template string
 	Title    string
 	Data     any
+	// Refresh, when not zero, makes the browser load the page again
+	// after that many seconds (a result being computed).
+	Refresh int
 }
 
 // page turns a page handler into an http.Handler that writes its HTML or
@@ -276,6 +290,8 @@ type layoutData struct {
 	Writes bool
 	// Panel is what the layout shows below the content (write.go).
 	Panel *panel
+	// Refresh is view.Refresh.
+	Refresh int
 }
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, v view) {
@@ -286,7 +302,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, v vi
 	}
 	var b strings.Builder
 	if err := t.ExecuteTemplate(&b, "layout", layoutData{Title: v.Title, Path: r.URL.Path, Data: v.Data,
-		Writes: s.cur != nil, Panel: s.panelOf(w, r, status)}); err != nil {
+		Writes: s.cur != nil, Panel: s.panelOf(w, r, status), Refresh: v.Refresh}); err != nil {
 		s.fail(w, r, fmt.Errorf("web: template %s: %w", v.Template, err))
 		return
 	}

@@ -745,6 +745,88 @@ func TestConsole(t *testing.T) {
 	})
 }
 
+// TestConsoleKeepsCannedResults: on SQLite a canned query's result is kept
+// while the lab is unchanged and computed again after a change (never the
+// old one shown); one the page does not wait for goes on in the
+// background while the page says so and reloads itself. On PostgreSQL,
+// whose changes the server cannot see, each request computes it. Typed
+// SQL is never kept.
+func TestConsoleKeepsCannedResults(t *testing.T) {
+	onEngines(t, func(t *testing.T, l *lab) {
+		sqlite := !db.IsPostgres(l.path)
+		s := l.server(t, web.Options{})
+		srv := httptest.NewServer(s)
+		t.Cleanup(srv.Close)
+		l = &lab{path: l.path, w: l.w, srv: srv}
+		type result struct {
+			Computing  bool      `json:"computing"`
+			ComputedAt time.Time `json:"computed_at"`
+			Error      string    `json:"error"`
+			Result     struct {
+				Rows [][]any `json:"rows"`
+			} `json:"result"`
+		}
+		summary := func() result {
+			t.Helper()
+			var r result
+			l.getJSON(t, "/sql.json?query=collection-summary", &r)
+			if r.Computing || r.Error != "" {
+				t.Fatalf("collection-summary: %+v", r)
+			}
+			if want := l.count(t, `SELECT COUNT(DISTINCT collection_id) FROM collection_puzzles`); int64(len(r.Result.Rows)) != want {
+				t.Fatalf("collection-summary: %d rows, want %d (the collections with puzzles)", len(r.Result.Rows), want)
+			}
+			return r
+		}
+		first, again := summary(), summary()
+		if kept := again.ComputedAt.Equal(first.ComputedAt); kept != sqlite || first.ComputedAt.IsZero() {
+			t.Errorf("asked again on an unchanged lab: computed at %v, then %v; want the same on SQLite only", first.ComputedAt, again.ComputedAt)
+		}
+		l.exec(t, `INSERT INTO collections (name, description) VALUES ('added', '')`)
+		l.exec(t, `INSERT INTO collection_puzzles (collection_id, puzzle_id, position) SELECT MAX(id), 1, 1 FROM collections`)
+		if after := summary(); !after.ComputedAt.After(again.ComputedAt) {
+			t.Errorf("after a change: computed at %v, as before", after.ComputedAt)
+		}
+		// With the background's slot taken, a canned query cannot be
+		// computed within the page's wait.
+		release := web.HoldCannedSlot(s)
+		const hardest = "/sql.json?timelimit=100&query=hardest-puzzles&p.limit=3"
+		var r result
+		l.getJSON(t, hardest, &r)
+		if r.Computing != sqlite {
+			t.Errorf("a canned query slower than the page's wait: computing %v, want %v", r.Computing, sqlite)
+		}
+		page := l.getHTML(t, strings.Replace(hardest, ".json", "", 1))
+		if refresh := strings.Contains(page, `http-equiv="refresh"`); refresh != sqlite || sqlite && !strings.Contains(page, "Being computed") {
+			t.Errorf("the page of a result being computed: refresh %v, want %v", refresh, sqlite)
+		}
+		code, h, _ := l.get(t, strings.Replace(hardest, ".json", ".csv", 1))
+		if want := map[bool]int{true: http.StatusServiceUnavailable, false: http.StatusOK}[sqlite]; code != want || sqlite && h.Get("Retry-After") == "" {
+			t.Errorf("CSV of a result being computed: %d, Retry-After %q; want %d", code, h.Get("Retry-After"), want)
+		}
+		release()
+		for deadline := time.Now().Add(30 * time.Second); r.Computing; {
+			if time.Now().After(deadline) {
+				t.Fatalf("hardest-puzzles still computing after 30 s: %+v", r)
+			}
+			time.Sleep(10 * time.Millisecond)
+			r = result{}
+			l.getJSON(t, hardest, &r)
+		}
+		if len(r.Result.Rows) != 3 || r.Error != "" {
+			t.Errorf("hardest-puzzles once computed: %d rows, error %q; want 3", len(r.Result.Rows), r.Error)
+		}
+		// Typed SQL runs in every request.
+		const typed = "/sql.json?sql=SELECT+random%28%29+AS+r"
+		var r1, r2 result
+		l.getJSON(t, typed, &r1)
+		l.getJSON(t, typed, &r2)
+		if len(r1.Result.Rows) != 1 || len(r2.Result.Rows) != 1 || r1.Result.Rows[0][0] == r2.Result.Rows[0][0] || !r1.ComputedAt.IsZero() {
+			t.Errorf("typed SQL asked twice: %v and %v, computed at %v; want two random numbers, not kept", r1.Result.Rows, r2.Result.Rows, r1.ComputedAt)
+		}
+	})
+}
+
 func TestNotFoundAndHeaders(t *testing.T) {
 	l := newLab(t)
 	for _, p := range []string{"/puzzles/x", "/runs/0", "/experiments/nosuch", "/collections/nosuch", "/nosuch"} {

@@ -19,6 +19,7 @@ type serveOptions struct {
 	addr           string
 	open           bool
 	consoleTimeout time.Duration
+	cannedTimeout  time.Duration
 	write          bool
 }
 
@@ -48,7 +49,10 @@ Every page's URL holds what it shows (filters, sort, page, statement), and
 the same path with .json added returns its data as JSON. The console runs
 statements as sql without --write does (the same read-only connection and
 checks), each within --console-timeout; CSV and JSON downloads keep the
-first 1000 rows. Everything the pages need is in the binary: no request
+first 1000 rows. A canned query's result is kept while the lab is
+unchanged; one that takes longer than --console-timeout is computed in the
+background, within --canned-timeout, and its page reloads itself until it
+is there. Everything the pages need is in the binary: no request
 leaves the machine.
 
 serve listens on 127.0.0.1 (this machine only) unless --addr names another
@@ -74,11 +78,12 @@ connection.`,
 	f.BoolVar(&o.open, "open", false, "open the home page in the browser (xdg-open)")
 	f.BoolVar(&o.write, "write", false, "allow curation: freeze a selection as a collection, tag puzzles, start a rate")
 	f.DurationVar(&o.consoleTimeout, "console-timeout", web.DefaultConsoleTimeout, "time limit of each statement of the SQL console")
+	f.DurationVar(&o.cannedTimeout, "canned-timeout", web.DefaultCannedTimeout, "time limit of a canned query of the console computed in the background")
 	return cmd
 }
 
 func runServe(ctx context.Context, cmd *cobra.Command, o *serveOptions) error {
-	wo := web.Options{Version: runner.CodeVersion(), ConsoleTimeout: o.consoleTimeout, Solvers: o.registry.All(), ErrorLog: cmd.ErrOrStderr()}
+	wo := web.Options{Version: runner.CodeVersion(), ConsoleTimeout: o.consoleTimeout, CannedTimeout: o.cannedTimeout, Solvers: o.registry.All(), ErrorLog: cmd.ErrOrStderr()}
 	mode := "read-only"
 	if o.write {
 		// Opened first: it migrates the schema the reader then reads.
