@@ -361,6 +361,9 @@ func (cat *Catalog) page(ctx context.Context, q CatalogQuery, limit int) (Catalo
 	}
 	if q.Index != nil {
 		q.Filter.only, q.Filter.restricted = q.Index.candidates(q, col, after, limit+1)
+		// The rows are found through their ids, not through an index
+		// on shape or givens (which would give every row having them).
+		q.Filter.Broad = q.Filter.Broad || q.Filter.restricted
 	}
 	var rows []CatalogRow
 	if !col.nullable {

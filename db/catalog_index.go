@@ -12,12 +12,14 @@ package db
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 )
@@ -48,13 +50,25 @@ type CatalogIndex struct {
 	rowColl   []uint32
 	colls     []int64
 	collNames []string
+	// The sort keys held, as numbers in the database's order: per shape
+	// its size; per collection (as in rowColl) the rank of its name; per
+	// puzzle its solution count (-1: NULL), count status (0: NULL, else
+	// 1 + an index into statuses, which are in order) and its created_at
+	// in milliseconds (TimeLayout, whose text sorts as its time; nil when
+	// a value is written otherwise: the index then does not hold it).
+	shapeSize []int
+	collRank  []uint32
+	solutions []int8
+	status    []uint8
+	statuses  []string
+	created   []int64
 }
 
 // indexSmallSet bounds the rows a filter may keep for a page under a sort
 // other than id to be read through the ids of all of them (SQL sorts
 // them); a filter keeping more is read in the sort's order, as without
 // the index.
-const indexSmallSet = 10000
+var indexSmallSet = 10000
 
 // Index reads the catalog index, in one reading of each table.
 func (cat *Catalog) Index(ctx context.Context) (*CatalogIndex, error) {
@@ -85,34 +99,80 @@ func (cat *Catalog) Index(ctx context.Context) (*CatalogIndex, error) {
 	if cat.loading {
 		where = " WHERE " + notLoading("p.import_id")
 	}
-	rows, err = cat.x.QueryxContext(ctx, `SELECT p.id, p.box_rows, p.box_cols, p.givens, `+countClassExpr+` FROM puzzles p`+where+` ORDER BY p.id`)
+	// The values of the text columns sorted by, in the database's order
+	// (its collation, which Go's may not be), through their indexes.
+	var collOrder []int64
+	for _, l := range []struct {
+		dest  any
+		query string
+	}{
+		{&collOrder, `SELECT id FROM collections ORDER BY name`},
+		{&ix.statuses, `SELECT DISTINCT count_status FROM puzzles WHERE count_status IS NOT NULL ORDER BY count_status`},
+	} {
+		if err := sqlx.SelectContext(ctx, cat.x, l.dest, l.query); err != nil {
+			return fail(err)
+		}
+	}
+	ix.collRank = make([]uint32, len(ix.colls)+1)
+	for rank, id := range collOrder {
+		ix.collRank[byID[id]] = uint32(rank)
+	}
+	if len(ix.statuses) >= math.MaxUint8 {
+		return nil, fmt.Errorf("read the catalog index: more than %d count statuses", math.MaxUint8-1)
+	}
+	// A count first, so that the arrays are made once.
+	var n int
+	if err := cat.x.QueryRowxContext(ctx, `SELECT COUNT(*) FROM puzzles p`+where).Scan(&n); err != nil {
+		return fail(err)
+	}
+	ix.ids, ix.shape, ix.givens, ix.count = make([]int64, 0, n), make([]uint8, 0, n), make([]uint16, 0, n), make([]uint8, 0, n)
+	ix.solutions, ix.status, ix.created = make([]int8, 0, n), make([]uint8, 0, n), make([]int64, 0, n)
+	// The text columns are read as bytes, not copied into a string per
+	// puzzle: a million strings of garbage would double the heap.
+	rows, err = cat.x.QueryxContext(ctx, `SELECT p.id, p.box_rows, p.box_cols, p.givens, p.solution_count, p.count_status, p.created_at
+		FROM puzzles p`+where+` ORDER BY p.id`)
 	if err != nil {
 		return fail(err)
 	}
-	shapeOf := map[string]uint8{}
+	shapeOf := map[[2]int]uint8{}
 	for rows.Next() {
 		var id int64
 		var br, bc, givens int
-		var class string
-		if err := rows.Scan(&id, &br, &bc, &givens, &class); err != nil {
+		var solutions sql.NullInt64
+		var status, created sql.RawBytes
+		if err := rows.Scan(&id, &br, &bc, &givens, &solutions, &status, &created); err != nil {
 			rows.Close()
 			return fail(err)
 		}
-		sh := strconv.Itoa(br) + "x" + strconv.Itoa(bc)
-		s, ok := shapeOf[sh]
+		sol, st := int8(-1), uint8(0)
+		if solutions.Valid {
+			sol = int8(min(solutions.Int64, math.MaxInt8))
+		}
+		if status != nil {
+			st = uint8(slices.IndexFunc(ix.statuses, func(s string) bool { return s == string(status) }) + 1)
+		}
+		ix.solutions, ix.status = append(ix.solutions, sol), append(ix.status, st)
+		ix.count = append(ix.count, countClass(sol, string(status) == "undetermined"))
+		if ix.created != nil {
+			if ms, ok := parseTimeLayout(created); ok {
+				ix.created = append(ix.created, ms)
+			} else {
+				ix.created = nil // not all in TimeLayout: not held
+			}
+		}
+		s, ok := shapeOf[[2]int{br, bc}]
 		if !ok {
 			if len(ix.shapes) > math.MaxUint8 {
 				rows.Close()
 				return nil, fmt.Errorf("read the catalog index: more than %d box shapes", math.MaxUint8+1)
 			}
 			s = uint8(len(ix.shapes))
-			shapeOf[sh] = s
-			ix.shapes = append(ix.shapes, sh)
+			shapeOf[[2]int{br, bc}] = s
+			ix.shapes, ix.shapeSize = append(ix.shapes, strconv.Itoa(br)+"x"+strconv.Itoa(bc)), append(ix.shapeSize, br*bc)
 		}
 		ix.ids = append(ix.ids, id)
 		ix.shape = append(ix.shape, s)
 		ix.givens = append(ix.givens, uint16(givens))
-		ix.count = append(ix.count, uint8(slices.Index(CountClasses, class)))
 	}
 	if err := closeRows(rows); err != nil {
 		return fail(err)
@@ -127,26 +187,25 @@ func (cat *Catalog) Index(ctx context.Context) (*CatalogIndex, error) {
 		if err != nil {
 			return fail(err)
 		}
-		var last string
 		code := uint16(0)
 		for rows.Next() {
-			var label string
+			var label sql.RawBytes // a string only when it changes
 			var id int64
 			if err := rows.Scan(&label, &id); err != nil {
 				rows.Close()
 				return fail(err)
 			}
-			if code == 0 || label != last {
-				at := slices.Index(ix.labels[i], label)
+			if code == 0 || string(label) != ix.labels[i][code-1] {
+				at := slices.IndexFunc(ix.labels[i], func(l string) bool { return l == string(label) })
 				if at < 0 {
 					if len(ix.labels[i]) == math.MaxUint16-1 {
 						rows.Close()
 						return nil, fmt.Errorf("read the catalog index: rater %s has more than %d labels", r, math.MaxUint16-1)
 					}
-					ix.labels[i] = append(ix.labels[i], label)
+					ix.labels[i] = append(ix.labels[i], string(label))
 					at = len(ix.labels[i]) - 1
 				}
-				code, last = uint16(at+1), label
+				code = uint16(at + 1)
 			}
 			if p, ok := slices.BinarySearch(ix.ids, id); ok {
 				ix.level[i][p] = code
@@ -195,6 +254,47 @@ func (cat *Catalog) Index(ctx context.Context) (*CatalogIndex, error) {
 	}
 	ix.countCube()
 	return ix, nil
+}
+
+// countClass is the count class (an index into CountClasses) of a puzzle
+// with sol solutions (-1: not counted), as countClassExpr says.
+func countClass(sol int8, undetermined bool) uint8 {
+	switch {
+	case sol == 1:
+		return 0
+	case sol == 0:
+		return 1
+	case sol >= 2:
+		return 2
+	case undetermined:
+		return 3
+	}
+	return 4
+}
+
+// parseTimeLayout reads b, a time in TimeLayout, as milliseconds since
+// 1970; ok is false when b is not such a time exactly (then its text
+// would not sort as its time).
+func parseTimeLayout(b []byte) (ms int64, ok bool) {
+	if len(b) != len(TimeLayout) {
+		return 0, false
+	}
+	num := func(from, to int) int {
+		n := 0
+		for _, c := range b[from:to] {
+			if c < '0' || c > '9' {
+				ok = false
+			}
+			n = 10*n + int(c-'0')
+		}
+		return n
+	}
+	ok = b[4] == '-' && b[7] == '-' && b[10] == 'T' && b[13] == ':' && b[16] == ':' && b[19] == '.' && b[23] == 'Z'
+	y, mo, d, h, mi, sec, milli := num(0, 4), num(5, 7), num(8, 10), num(11, 13), num(14, 16), num(17, 19), num(20, 23)
+	t := time.Date(y, time.Month(mo), d, h, mi, sec, milli*int(time.Millisecond), time.UTC)
+	// A date out of range (a 13th month) would be normalized.
+	ok = ok && t.Year() == y && int(t.Month()) == mo && t.Day() == d && t.Hour() == h && t.Minute() == mi && t.Second() == sec
+	return t.UnixMilli(), ok
 }
 
 // closeRows closes rows and returns the error that ended them, if any.
@@ -288,6 +388,11 @@ func (ix *CatalogIndex) matcher(f CatalogFilter) (m matcher, ok bool) {
 	return m, true
 }
 
+// all tells whether every row matches.
+func (m *matcher) all() bool {
+	return m.coll < 0 && m.shape < 0 && m.givens < 0 && m.count < 0 && !slices.ContainsFunc(m.levels, func(l int) bool { return l >= 0 })
+}
+
 // match tells whether row r matches.
 func (m *matcher) match(r int) bool {
 	ix := m.ix
@@ -317,7 +422,8 @@ func (ix *CatalogIndex) rowCollID(r int) int64 {
 // candidates returns the ids of the puzzles whose rows may be on the page
 // of q, of n rows after the token after, sorted by col: in id order, those
 // of the next n rows under q's filter; under another sort, those of every
-// row under the filter when there are at most indexSmallSet. ok is false
+// row under the filter when there are at most indexSmallSet, else those
+// of the next n rows when the index holds the sort's column. ok is false
 // when the index cannot narrow the page down (the page is then read as
 // without it).
 func (ix *CatalogIndex) candidates(q CatalogQuery, col sortCol, after *pageToken, n int) (ids []int64, ok bool) {
@@ -360,12 +466,16 @@ func (ix *CatalogIndex) candidates(q CatalogQuery, col sortCol, after *pageToken
 		}
 		return ids, true
 	}
+	if m.all() {
+		// Every row: an index on the column gives the page in order.
+		return nil, false
+	}
 	ids = []int64{}
 	rows := 0
 	for r := range ix.rowPuzzle {
 		if m.match(r) {
 			if rows++; rows > indexSmallSet {
-				return nil, false
+				return ix.firstRows(m, q, after, n)
 			}
 			if id := ix.ids[ix.rowPuzzle[r]]; len(ids) == 0 || ids[len(ids)-1] != id {
 				ids = append(ids, id)
@@ -373,6 +483,150 @@ func (ix *CatalogIndex) candidates(q CatalogQuery, col sortCol, after *pageToken
 		}
 	}
 	return ids, true
+}
+
+// sortKey is how the index reads a sort column of row r: code, its value
+// as a number in the database's order (ok false: NULL), and value, its
+// value as a page token holds it (nil: NULL).
+type sortKey struct {
+	code  func(r int) (int64, bool)
+	value func(r int) any
+}
+
+// sortKey returns the sort column name as the index holds it; ok is false
+// for a column it does not hold (label, position, a rating).
+func (ix *CatalogIndex) sortKey(name string) (k sortKey, ok bool) {
+	pz := func(r int) uint32 { return ix.rowPuzzle[r] }
+	same := func(code func(r int) (int64, bool)) func(r int) any {
+		return func(r int) any {
+			if c, ok := code(r); ok {
+				return c
+			}
+			return nil
+		}
+	}
+	switch name {
+	case "givens":
+		k.code = func(r int) (int64, bool) { return int64(ix.givens[pz(r)]), true }
+		k.value = same(k.code)
+	case "size":
+		k.code = func(r int) (int64, bool) { return int64(ix.shapeSize[ix.shape[pz(r)]]), true }
+		k.value = same(k.code)
+	case "solution_count":
+		k.code = func(r int) (int64, bool) { n := int64(ix.solutions[pz(r)]); return n, n >= 0 }
+		k.value = same(k.code)
+	case "collection":
+		k.code = func(r int) (int64, bool) { c := ix.rowColl[r]; return int64(ix.collRank[c]), c != 0 }
+		k.value = func(r int) any {
+			if c := ix.rowColl[r]; c != 0 {
+				return ix.collNames[c-1]
+			}
+			return nil
+		}
+	case "count_status":
+		k.code = func(r int) (int64, bool) { st := ix.status[pz(r)]; return int64(st), st != 0 }
+		k.value = func(r int) any {
+			if st := ix.status[pz(r)]; st != 0 {
+				return ix.statuses[st-1]
+			}
+			return nil
+		}
+	case "created_at":
+		if ix.created == nil && len(ix.ids) > 0 {
+			return k, false
+		}
+		k.code = func(r int) (int64, bool) { return ix.created[pz(r)], true }
+		k.value = func(r int) any { return time.UnixMilli(ix.created[pz(r)]).UTC().Format(TimeLayout) }
+	default:
+		return k, false
+	}
+	return k, true
+}
+
+// firstRows returns the ids of the puzzles of the first n rows under m
+// past the token after, in the order of q's sort, when the index holds
+// its column: a pass over every row keeping the n first in a heap. ok is
+// false when it does not, or the token is not one of its rows.
+func (ix *CatalogIndex) firstRows(m matcher, q CatalogQuery, after *pageToken, n int) (ids []int64, ok bool) {
+	key, ok := ix.sortKey(q.Sort)
+	if !ok {
+		return nil, false
+	}
+	// before tells whether row a comes before row b: the rows with a
+	// value in its order, then those without (NULL), each by id and
+	// collection id; all the other way round with Desc, NULLs still
+	// last.
+	before := func(a, b int) bool {
+		ca, oka := key.code(a)
+		cb, okb := key.code(b)
+		if oka != okb {
+			return oka
+		}
+		c := 0
+		if oka {
+			c = cmp.Compare(ca, cb)
+		}
+		c = cmp.Or(c, cmp.Compare(ix.ids[ix.rowPuzzle[a]], ix.ids[ix.rowPuzzle[b]]), cmp.Compare(ix.rowCollID(a), ix.rowCollID(b)))
+		if q.Desc {
+			return c > 0
+		}
+		return c < 0
+	}
+	from := -1
+	if after != nil {
+		r, found := ix.search(after.ID, after.CID)
+		if !found {
+			return nil, false
+		}
+		if key.value(r) != after.V {
+			return nil, false // a token of another row: read as without the index
+		}
+		from = r
+	}
+	// h is a heap of the first rows found, the last of them on top. The
+	// rows are read in the page's order of id, so that a column that
+	// grows with id (created_at) seldom changes the heap.
+	h := make([]int, 0, n)
+	r, step := 0, 1
+	if q.Desc {
+		r, step = len(ix.rowPuzzle)-1, -1
+	}
+	for ; r >= 0 && r < len(ix.rowPuzzle); r += step {
+		if !m.match(r) || from >= 0 && !before(from, r) {
+			continue
+		}
+		if len(h) < n {
+			h = append(h, r)
+			for i := len(h) - 1; i > 0 && before(h[(i-1)/2], h[i]); i = (i - 1) / 2 {
+				h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
+			}
+			continue
+		}
+		if !before(r, h[0]) {
+			continue
+		}
+		h[0] = r
+		for i := 0; ; {
+			c := 2*i + 1
+			if c >= len(h) {
+				break
+			}
+			if c+1 < len(h) && before(h[c], h[c+1]) {
+				c++
+			}
+			if !before(h[i], h[c]) {
+				break
+			}
+			h[i], h[c] = h[c], h[i]
+			i = c
+		}
+	}
+	ids = make([]int64, 0, len(h))
+	for _, r := range h {
+		ids = append(ids, ix.ids[ix.rowPuzzle[r]])
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids), true
 }
 
 // search returns the first row at or past (id, collection id) and

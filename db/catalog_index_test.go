@@ -52,6 +52,16 @@ func suiteCatalogIndexPages(t *testing.T, d *db.DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Ties and NULLs in the puzzles' own sort columns.
+	for _, q := range []string{
+		`UPDATE puzzles SET solution_count = id % 3, count_status = 'counted' WHERE id % 4 <> 0`,
+		`UPDATE puzzles SET count_status = 'undetermined' WHERE id % 8 = 0`,
+		`UPDATE puzzles SET created_at = '2026-01-0' || (id % 5) || 'T00:00:00.000Z'`,
+	} {
+		if _, err := d.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
 	g26, g30 := 26, 30
 	filters := []db.CatalogFilter{
 		{},
@@ -66,7 +76,7 @@ func suiteCatalogIndexPages(t *testing.T, d *db.DB) {
 		{Collection: "even", Shape: "3x3", Count: "unique"},
 		{Count: "uncounted"},
 	}
-	sorts := []string{"", "id", "givens", "label", "collection", "position", "solution_count", "created_at", "rating:human", "rating:givens"}
+	sorts := []string{"", "id", "givens", "size", "label", "collection", "position", "solution_count", "count_status", "created_at", "rating:human", "rating:givens"}
 	err = d.Snapshot(ctx, func(tx *sqlx.Tx) error {
 		cat, err := db.NewCatalog(ctx, tx)
 		if err != nil {
@@ -86,9 +96,15 @@ func suiteCatalogIndexPages(t *testing.T, d *db.DB) {
 					q := db.CatalogQuery{Filter: f, Sort: s, Desc: desc, Limit: 3}
 					want := allPages(t, ctx, cat, q)
 					q.Index = ix
-					got := allPages(t, ctx, cat, q)
-					if got != want {
-						t.Errorf("%+v sort %q desc %v:\nwith the index %s\nwithout it    %s", f, s, desc, got, want)
+					// With every set small, then with every set big
+					// (the rows read in the sort's order).
+					for _, small := range []int{10000, 0} {
+						restore := db.SetIndexSmallSet(small)
+						got := allPages(t, ctx, cat, q)
+						restore()
+						if got != want {
+							t.Errorf("%+v sort %q desc %v, small sets up to %d:\nwith the index %s\nwithout it    %s", f, s, desc, small, got, want)
+						}
 					}
 					if n := int64(strings.Count(want, " ")); n != cube.Total(f) {
 						t.Errorf("%+v sort %q: %d rows, the cube counts %d", f, s, n, cube.Total(f))

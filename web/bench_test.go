@@ -264,7 +264,7 @@ func benchPages(b *testing.B, get func(*testing.B, string) (time.Duration, []byt
 		"/puzzles?nocollection=1&sort=created_at", "/puzzles?nocollection=1&sort=rating:human&desc=1",
 		"/puzzles?level.human=hard&sort=label", "/puzzles?level.human=extreme&givens=24&sort=givens",
 		"/puzzles?level.human=hard&givens=24&count=unique&shape=3x3", "/puzzles?collection=" + c + "&level.human=unfair&sort=rating:human",
-		"/puzzles?givens=30&sort=solution_count&desc=1",
+		"/puzzles?givens=30&sort=solution_count&desc=1", "/puzzles?count=unique&sort=created_at&desc=1", "/puzzles?shape=3x3&sort=givens&desc=1",
 		"/puzzles?sort=label", "/puzzles?sort=label&desc=1", "/puzzles?sort=collection", "/puzzles?sort=position",
 		"/puzzles?sort=created_at&desc=1", "/puzzles?sort=solution_count",
 		"/puzzles/" + last, "/puzzles/" + last + ".json", "/puzzles/" + last + "/grid.svg", "/puzzles/" + last + "/path",
