@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -139,12 +140,8 @@ func TestRunByWorkersQuickWorker(t *testing.T) {
 	for _, be := range backends {
 		t.Run(be.name, func(t *testing.T) {
 			ctx := context.Background()
-			open := be.open(t)
-			d := open(t)
+			d, w := workersLab(t, be.open(t))
 			reg := testRegistry()
-			addPuzzles(t, d, "reseda-easy", "sato-no1")
-			exactConfig(t, d)
-			w := open(t)
 			var worked runner.Summary
 			var werr error
 			defer runner.SetAfterEnqueue(func() {
@@ -170,18 +167,14 @@ func TestWorkerWaitsForExperiment(t *testing.T) {
 	for _, be := range backends {
 		t.Run(be.name, func(t *testing.T) {
 			ctx := context.Background()
-			open := be.open(t)
-			d := open(t)
+			d, w := workersLab(t, be.open(t))
 			reg := testRegistry()
-			addPuzzles(t, d, "reseda-easy", "sato-no1")
-			exactConfig(t, d)
 			told := make(chan string, 2)
 			type result struct {
 				sum runner.Summary
 				err error
 			}
 			done := make(chan result)
-			w := open(t)
 			go func() {
 				sum, err := runner.Run(ctx, w, reg, runner.Spec{Queued: true, Experiment: "later"},
 					runner.Options{Jobs: 1, WaitExperiment: func(name string) { told <- name }})
@@ -210,4 +203,80 @@ func TestWorkerWaitsForExperiment(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestUnclaimedTold: a plan left to workers tells once that its runs
+// have waited unclaimed for the bound, counted from the first look that
+// found runs waiting and none under way; runs under way start it again.
+func TestUnclaimedTold(t *testing.T) {
+	waiting, busy, done := db.WorkLeft{Pending: 4}, db.WorkLeft{Pending: 3, Running: 1}, db.WorkLeft{}
+	s := time.Second
+	tests := []struct {
+		name string
+		opts runner.Options
+		left []db.WorkLeft
+		at   []time.Duration
+		want []bool
+	}{
+		{"no worker", runner.Options{Unclaimed: func(string) {}},
+			[]db.WorkLeft{waiting, waiting, waiting, waiting}, []time.Duration{0, 29 * s, 30 * s, 90 * s}, []bool{false, false, true, false}},
+		{"a worker for a while", runner.Options{Unclaimed: func(string) {}},
+			[]db.WorkLeft{waiting, busy, waiting, waiting, waiting}, []time.Duration{0, 20 * s, 40 * s, 60 * s, 70 * s}, []bool{false, false, false, false, true}},
+		{"nothing left to claim", runner.Options{Unclaimed: func(string) {}},
+			[]db.WorkLeft{done, done}, []time.Duration{0, time.Hour}, []bool{false, false}},
+		{"own bound", runner.Options{Unclaimed: func(string) {}, UnclaimedAfter: 5 * s},
+			[]db.WorkLeft{waiting, waiting}, []time.Duration{0, 5 * s}, []bool{false, true}},
+		{"no one to tell", runner.Options{},
+			[]db.WorkLeft{waiting, waiting}, []time.Duration{0, time.Hour}, []bool{false, false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := runner.UnclaimedTold(tt.opts, tt.left, tt.at); !slices.Equal(got, tt.want) {
+				t.Errorf("told %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestRunByWorkersTellsUnclaimed leaves a plan to workers with none
+// running, on every backend: Run tells once that its runs wait unclaimed
+// (the bound made a nanosecond, so that no clock is raced), and returns
+// once the worker started then has done them.
+func TestRunByWorkersTellsUnclaimed(t *testing.T) {
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			ctx := context.Background()
+			d, w := workersLab(t, be.open(t))
+			reg := testRegistry()
+			told := make(chan string, 2)
+			worked := make(chan error, 1)
+			opts := runner.Options{Jobs: 1, UnclaimedAfter: time.Nanosecond, Unclaimed: func(exp string) {
+				told <- exp
+				go func() {
+					_, err := runner.Run(ctx, w, reg, runner.Spec{Queued: true, Experiment: exp}, runner.Options{Jobs: 1})
+					worked <- err
+				}()
+			}}
+			sum, err := runner.Run(ctx, d, reg, runner.Spec{Experiment: "nobody", Configs: []string{"exact"}, FirstSeed: 1, Seeds: 3, ByWorkers: true}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := <-worked; err != nil {
+				t.Fatalf("worker: %v", err)
+			}
+			if len(told) != 1 || <-told != "nobody" || sum.ByOthers != 6 {
+				t.Errorf("Run: %+v; want told once of experiment nobody, 6 runs done by others", sum)
+			}
+		})
+	}
+}
+
+// workersLab opens a lab of two puzzles and the exact configuration with
+// open, and a second handle on it for a worker.
+func workersLab(t *testing.T, open func(t testing.TB) *db.DB) (d, worker *db.DB) {
+	t.Helper()
+	d = open(t)
+	addPuzzles(t, d, "reseda-easy", "sato-no1")
+	exactConfig(t, d)
+	return d, open(t)
 }

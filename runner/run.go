@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -329,7 +330,7 @@ func (p queued) summary() Summary {
 func (p queued) work(ctx context.Context, d *db.DB, q *DBQueue, opts Options, sum *Summary) (Summary, error) {
 	wopts := WorkOptions{Options: opts, Lease: p.lease, Configs: p.configs, Poll: p.poll}
 	if p.byWorkers {
-		return Summary{}, waitForWorkers(ctx, d, q, wopts.withDefaults())
+		return Summary{}, waitForWorkers(ctx, d, q, wopts.withDefaults(), p.experiment)
 	}
 	if !p.whileWorking {
 		return Work(ctx, q, p.cat, wopts)
@@ -367,8 +368,9 @@ func (p queued) work(ctx context.Context, d *db.DB, q *DBQueue, opts Options, su
 // (a worker lost its claims, whose lease must lapse). On SQLite it counts
 // what is left only when another connection has committed since it last
 // counted (db.ChangeWatch), or opts.Poll after: a look then costs a
-// tenth of a count.
-func waitForWorkers(ctx context.Context, d *db.DB, q Queue, opts WorkOptions) error {
+// tenth of a count. Once runs have waited with none under way for
+// opts.UnclaimedAfter, it tells opts.Unclaimed the experiment's name.
+func waitForWorkers(ctx context.Context, d *db.DB, q Queue, opts WorkOptions, experiment string) error {
 	watch, err := d.WatchChanges(ctx)
 	if err != nil {
 		return err
@@ -377,6 +379,7 @@ func waitForWorkers(ctx context.Context, d *db.DB, q Queue, opts WorkOptions) er
 	idle, limit := 10*time.Millisecond, opts.Poll
 	var seen int64
 	var counted time.Time
+	unclaimed := newUnclaimedWatch(opts.Options)
 	for {
 		v, ok, err := watch.Version(ctx)
 		if err != nil {
@@ -389,6 +392,9 @@ func waitForWorkers(ctx context.Context, d *db.DB, q Queue, opts WorkOptions) er
 			}
 			if left.Done() {
 				return nil
+			}
+			if unclaimed.look(left, time.Now()) {
+				opts.Unclaimed(experiment)
 			}
 			seen, counted = v, time.Now()
 			limit = opts.Poll
@@ -403,6 +409,38 @@ func waitForWorkers(ctx context.Context, d *db.DB, q Queue, opts WorkOptions) er
 		}
 		idle = min(2*idle, opts.Poll)
 	}
+}
+
+// unclaimedWatch tells, from looks at the queue of a plan left to other
+// processes, when its runs have waited with none under way for long
+// enough to say so, once.
+type unclaimedWatch struct {
+	after time.Duration
+	since time.Time // since when runs have waited with none under way
+	told  bool
+}
+
+// newUnclaimedWatch returns the watch of opts (told already when no one
+// is to hear it).
+func newUnclaimedWatch(opts Options) *unclaimedWatch {
+	return &unclaimedWatch{after: cmp.Or(opts.UnclaimedAfter, DefaultUnclaimedAfter), told: opts.Unclaimed == nil}
+}
+
+// look takes what is left at time now and reports whether it is the
+// time to tell.
+func (u *unclaimedWatch) look(left db.WorkLeft, now time.Time) bool {
+	if left.Running > 0 || !left.Claimable() {
+		u.since = time.Time{}
+		return false
+	}
+	if u.since.IsZero() {
+		u.since = now
+	}
+	if u.told || now.Sub(u.since) < u.after {
+		return false
+	}
+	u.told = true
+	return true
 }
 
 // finish checks, on left (the last look at the queue), that the plan is

@@ -88,7 +88,16 @@ type Options struct {
 	// started before the run or tune that creates it waits for it, and
 	// then for its first work, as it waits for work.
 	WaitExperiment func(name string)
+	// Unclaimed, if not nil, is told once per Run when a plan left to
+	// other processes (Spec.ByWorkers) has had runs waiting and none under
+	// way for UnclaimedAfter (0 means 30 seconds): no worker may be
+	// running. It hears the experiment's name.
+	Unclaimed      func(experiment string)
+	UnclaimedAfter time.Duration
 }
+
+// DefaultUnclaimedAfter is Options.UnclaimedAfter when it is 0.
+const DefaultUnclaimedAfter = 30 * time.Second
 
 // Summary counts what Execute or Work did, per configuration in plan
 // order.

@@ -9,10 +9,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
 	"sudokulab"
+	"sudokulab/db"
 	"sudokulab/figures"
 	"sudokulab/plots"
 	"sudokulab/runner"
@@ -187,7 +189,14 @@ func (o *tuneOptions) checkSpec(args []string) (tuning.Spec, error) {
 // tuningOptions are the options of the tuning the flags ask for, each
 // tested race step reported on stderr.
 func (o *tuneOptions) tuningOptions(stderr io.Writer) tuning.Options {
-	return tuning.Options{Runner: runner.Options{Jobs: o.jobs}, ByWorkers: o.jobs == 0, Step: func(s tune.Step) {
+	var once sync.Once
+	unclaimed := func(experiment string) {
+		once.Do(func() {
+			fmt.Fprintf(stderr, "tune: no run of experiment %s claimed for %v: with --jobs 0 every run waits for workers; start them here or on machines sharing the database:\n  sudokulab --db '%s' worker --experiment '%s' --follow\n",
+				experiment, runner.DefaultUnclaimedAfter, db.Redact(o.dbPath), experiment)
+		})
+	}
+	return tuning.Options{Runner: runner.Options{Jobs: o.jobs, Unclaimed: unclaimed}, ByWorkers: o.jobs == 0, Step: func(s tune.Step) {
 		if line, ok := tuning.StepText(s); ok {
 			fmt.Fprintln(stderr, line)
 		}

@@ -77,3 +77,23 @@ func TestTuneCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestTuneTellsUnclaimed: tune --jobs 0 whose runs wait unclaimed (the
+// runner tells it, once per step: TestRunByWorkersTellsUnclaimed) says
+// once, on stderr, the worker command line to start, with the database
+// (its password left out) and the experiment.
+func TestTuneTellsUnclaimed(t *testing.T) {
+	var stderr strings.Builder
+	o := &tuneOptions{options: &options{dbPath: "postgres://lab:secret@db.example.org/lab"}}
+	opts := o.tuningOptions(&stderr)
+	if !opts.ByWorkers || opts.Runner.Unclaimed == nil {
+		t.Fatalf("tune --jobs 0: options %+v, want runs left to workers, told when unclaimed", opts)
+	}
+	opts.Runner.Unclaimed("k2")
+	opts.Runner.Unclaimed("k2")
+	want := "tune: no run of experiment k2 claimed for 30s: with --jobs 0 every run waits for workers; start them here or on machines sharing the database:\n" +
+		"  sudokulab --db 'postgres://lab:xxxxx@db.example.org/lab' worker --experiment 'k2' --follow\n"
+	if stderr.String() != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
+	}
+}
