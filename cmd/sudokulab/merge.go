@@ -61,7 +61,11 @@ numeric columns hold text cannot be read and is refused even then.
 The sources are only read. The destination is written in short
 transactions (a few hundred runs with their trajectories each), so other
 commands can use it meanwhile, and an interrupted merge resumes when run
-again. The table printed at the end counts, for each source and kind of
+again. The sources are merged one after the other: when one fails, those
+before it stay merged, it leaves nothing if its checks refused it (or the
+transactions it committed, for an error while writing, which merging it
+again completes), and those after it are not merged, as standard error
+says. The table printed at the end counts, for each source and kind of
 row, the rows added, already there, updated, in conflict, skipped, and
 left out as invalid.
 
@@ -110,13 +114,18 @@ func runMerge(ctx context.Context, cmd *cobra.Command, o *mergeOptions, sources 
 		conflicts int64
 		mergeErr  error
 	)
-	for _, target := range sources {
+	for i, target := range sources {
 		rep, err := mergeOne(ctx, stderr, dst, target, o)
 		reps = append(reps, rep)
 		conflicts += rep.ConflictCount()
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
 				fmt.Fprintf(stderr, "interrupted: what was merged stays; run the same command again to merge the rest\n")
+			} else if len(sources) > 1 {
+				// Each source is merged in transactions of its own: say
+				// what the failure leaves of the others.
+				fmt.Fprintf(stderr, "merge stopped at source %d of %d, %s: the %d before it stay merged, the %d after it were not merged; merging a source again changes nothing, so give merge the sources left\n",
+					i+1, len(sources), rep.Source, i, len(sources)-i-1)
 			}
 			mergeErr = err
 			break

@@ -359,3 +359,35 @@ func TestMergeInvalidSource(t *testing.T) {
 		t.Errorf("nothing merged with --skip-invalid: %s", after)
 	}
 }
+
+// TestMergeStopsAtFailingSource merges three sources of which the second
+// is refused by the checks: the first stays merged, nothing of the second
+// or third is, and standard error says so; merging the first and third
+// then adds the third only.
+func TestMergeStopsAtFailingSource(t *testing.T) {
+	dir := t.TempDir()
+	var srcs []string
+	for i, name := range []string{"reseda-easy", "sato-no1", "ai-escargot"} {
+		writeFiles(t, dir, map[string]string{name + ".txt": mustPaper(t, name) + "\n"})
+		src := initDB(t, filepath.Join(dir, fmt.Sprintf("src-%d.db", i+1)))
+		mustRun(t, "--db", src, "import", filepath.Join(dir, name+".txt"))
+		srcs = append(srcs, src)
+	}
+	mustRun(t, "--db", srcs[1], "sql", "--write", "UPDATE puzzles SET solution = grid")
+	dst := initDB(t, filepath.Join(dir, "dst.db"))
+	collections := func() string {
+		return mustRun(t, "--db", dst, "-O", "csv", "sql", "SELECT name FROM collections ORDER BY name")
+	}
+	_, errOut, code := run(t, append([]string{"--db", dst, "merge"}, srcs...)...)
+	want := "merge stopped at source 2 of 3, " + srcs[1] + ": the 1 before it stay merged, the 1 after it were not merged"
+	if code != exitInvalid || !strings.Contains(errOut, want) {
+		t.Errorf("merge: exit %d, want %d saying %q:\n%s", code, exitInvalid, want, errOut)
+	}
+	if got := collections(); got != "name\nreseda-easy\n" {
+		t.Errorf("collections after the failed merge:\n%s", got)
+	}
+	out := mustRun(t, "--db", dst, "-O", "csv", "merge", srcs[0], srcs[2])
+	if got := collections(); got != "name\nai-escargot\nreseda-easy\n" || !strings.Contains(out, srcs[0]+",puzzles,0,1,") || !strings.Contains(out, srcs[2]+",puzzles,1,0,") {
+		t.Errorf("merging the sources left: collections\n%s\nreport:\n%s", got, out)
+	}
+}
