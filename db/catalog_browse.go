@@ -46,6 +46,8 @@ type CatalogFilter struct {
 	// Levels keeps the puzzles whose rating by each rater (the key) has
 	// this label.
 	Levels map[string]string
+	// Tag keeps the puzzles having this tag (puzzle_tags).
+	Tag string
 	// Broad says the filter keeps many of the rows (a tenth or more, as
 	// the facet counts tell): its shape and givens are then tested on
 	// rows read in the page's order, not looked up through their indexes
@@ -248,10 +250,30 @@ func (cat *Catalog) from(f CatalogFilter, members bool, joins string, joinArgs .
 		conds = append(conds, "EXISTS (SELECT 1 FROM ratings lr WHERE lr.puzzle_id = p.id AND lr.rater = ? AND lr.label = ?)")
 		args = append(args, r, f.Levels[r])
 	}
+	if f.Tag != "" {
+		conds = append(conds, "EXISTS (SELECT 1 FROM puzzle_tags t WHERE t.puzzle_id = p.id AND t.tag = ?"+cat.tagNotLoading()+")")
+		args = append(args, f.Tag)
+	}
 	if len(conds) == 0 {
 		conds = append(conds, "1 = 1")
 	}
 	return from + joins + " WHERE " + strings.Join(conds, " AND "), args, nil
+}
+
+// tagNotLoading is the condition, to add to one on puzzle_tags t, that
+// leaves out the tags of imports still loading ("" when none is).
+func (cat *Catalog) tagNotLoading() string {
+	if cat.loading {
+		return " AND " + notLoading("t.import_id")
+	}
+	return ""
+}
+
+// tagged returns the ids of the puzzles having tag, in order.
+func (cat *Catalog) tagged(ctx context.Context, tag string) ([]int64, error) {
+	var ids []int64
+	err := sqlx.SelectContext(ctx, cat.x, &ids, cat.x.Rebind(`SELECT t.puzzle_id FROM puzzle_tags t WHERE t.tag = ?`+cat.tagNotLoading()+` ORDER BY t.puzzle_id`), tag)
+	return ids, dbError(err, "read a tag's puzzles")
 }
 
 // sortOf returns how to read the sort column name, and the rater whose
@@ -360,7 +382,13 @@ func (cat *Catalog) page(ctx context.Context, q CatalogQuery, limit int) (Catalo
 		after = &t
 	}
 	if q.Index != nil {
-		q.Filter.only, q.Filter.restricted = q.Index.candidates(q, col, after, limit+1)
+		var tagged []int64
+		if q.Filter.Tag != "" {
+			if tagged, err = cat.tagged(ctx, q.Filter.Tag); err != nil {
+				return CatalogPage{}, err
+			}
+		}
+		q.Filter.only, q.Filter.restricted = q.Index.candidates(q, col, after, limit+1, tagged)
 		// The rows are found through their ids, not through an index
 		// on shape or givens (which would give every row having them).
 		q.Filter.Broad = q.Filter.Broad || q.Filter.restricted

@@ -306,12 +306,44 @@ func closeRows(rows *sqlx.Rows) error {
 	return err
 }
 
+// puzzleSet is the set of the puzzles ids (those the index holds), by
+// their place in ids: bit p%64 of word p/64.
+func (ix *CatalogIndex) puzzleSet(ids []int64) []uint64 {
+	set := make([]uint64, (len(ix.ids)+63)/64)
+	for _, id := range ids {
+		if p, ok := slices.BinarySearch(ix.ids, id); ok {
+			set[p/64] |= 1 << (p % 64)
+		}
+	}
+	return set
+}
+
+// TagCube counts the rows of the puzzles having tag per combination of
+// facet values, from the index ix and the tag's puzzles in the database
+// the Catalog reads.
+func (cat *Catalog) TagCube(ctx context.Context, ix *CatalogIndex, tag string) (CatalogCube, error) {
+	ids, err := cat.tagged(ctx, tag)
+	if err != nil {
+		return CatalogCube{}, err
+	}
+	cube := ix.cube
+	cube.Cells = ix.cells(ix.puzzleSet(ids))
+	return cube, nil
+}
+
 // countCube counts the rows per combination of facet values.
-func (ix *CatalogIndex) countCube() {
+func (ix *CatalogIndex) countCube() { ix.cube.Cells = ix.cells(nil) }
+
+// cells counts the rows of the puzzles of set (nil: all) per combination
+// of facet values.
+func (ix *CatalogIndex) cells(set []uint64) []CubeCell {
 	n := len(ix.cube.Raters)
 	key := make([]byte, 8+2*n)
 	counts := map[string]int64{}
 	for r, p := range ix.rowPuzzle {
+		if set != nil && set[p/64]&(1<<(p%64)) == 0 {
+			continue
+		}
 		c := ix.rowColl[r]
 		key[0], key[1], key[2], key[3] = byte(c), byte(c>>8), byte(c>>16), byte(c>>24)
 		key[4], key[5], key[6], key[7] = ix.shape[p], byte(ix.givens[p]), byte(ix.givens[p]>>8), ix.count[p]
@@ -335,7 +367,7 @@ func (ix *CatalogIndex) countCube() {
 		}
 		cells = append(cells, cell)
 	}
-	ix.cube.Cells = cells
+	return cells
 }
 
 // Cube returns the facet cube of the rows the index holds.
@@ -348,14 +380,21 @@ type matcher struct {
 	// count: -1 any; levels: per rater, -1 any.
 	coll, shape, givens, count int
 	levels                     []int
+	// tagged, when not nil, is the set of puzzles (by their place in
+	// ids) having the filter's tag.
+	tagged []uint64
 	// none is true when nothing matches (a value the lab does not hold).
 	none bool
 }
 
-// matcher returns the test of f; ok is false when the index cannot tell
-// (a level of a rater it does not hold).
-func (ix *CatalogIndex) matcher(f CatalogFilter) (m matcher, ok bool) {
+// matcher returns the test of f, whose tag the puzzles tagged have; ok
+// is false when the index cannot tell (a level of a rater it does not
+// hold).
+func (ix *CatalogIndex) matcher(f CatalogFilter, tagged []int64) (m matcher, ok bool) {
 	m = matcher{ix: ix, coll: -1, shape: -1, givens: -1, count: -1, levels: make([]int, len(ix.cube.Raters))}
+	if f.Tag != "" {
+		m.tagged = ix.puzzleSet(tagged)
+	}
 	switch {
 	case f.NoCollection:
 		m.coll = 0
@@ -390,7 +429,7 @@ func (ix *CatalogIndex) matcher(f CatalogFilter) (m matcher, ok bool) {
 
 // all tells whether every row matches.
 func (m *matcher) all() bool {
-	return m.coll < 0 && m.shape < 0 && m.givens < 0 && m.count < 0 && !slices.ContainsFunc(m.levels, func(l int) bool { return l >= 0 })
+	return m.tagged == nil && m.coll < 0 && m.shape < 0 && m.givens < 0 && m.count < 0 && !slices.ContainsFunc(m.levels, func(l int) bool { return l >= 0 })
 }
 
 // match tells whether row r matches.
@@ -400,7 +439,8 @@ func (m *matcher) match(r int) bool {
 	if m.coll >= 0 && int(ix.rowColl[r]) != m.coll ||
 		m.shape >= 0 && int(ix.shape[p]) != m.shape ||
 		m.givens >= 0 && int(ix.givens[p]) != m.givens ||
-		m.count >= 0 && int(ix.count[p]) != m.count {
+		m.count >= 0 && int(ix.count[p]) != m.count ||
+		m.tagged != nil && m.tagged[p/64]&(1<<(p%64)) == 0 {
 		return false
 	}
 	for i, l := range m.levels {
@@ -426,8 +466,8 @@ func (ix *CatalogIndex) rowCollID(r int) int64 {
 // of the next n rows when the index holds the sort's column. ok is false
 // when the index cannot narrow the page down (the page is then read as
 // without it).
-func (ix *CatalogIndex) candidates(q CatalogQuery, col sortCol, after *pageToken, n int) (ids []int64, ok bool) {
-	m, ok := ix.matcher(q.Filter)
+func (ix *CatalogIndex) candidates(q CatalogQuery, col sortCol, after *pageToken, n int, tagged []int64) (ids []int64, ok bool) {
+	m, ok := ix.matcher(q.Filter, tagged)
 	if !ok {
 		return nil, false
 	}

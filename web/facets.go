@@ -21,11 +21,22 @@ const facetsKey = "facets"
 // facetCube returns the facet cube for a page and when it was counted; ok
 // is false while the first count is under way.
 func (s *Server) facetCube(ctx context.Context) (cube db.CatalogCube, at time.Time, ok bool, err error) {
-	v, at, ok, err := s.kept.get(ctx, facetsKey, keep{wait: facetsFirstWait}, func(ctx context.Context) (any, error) { return s.readIndex(ctx) })
+	ix, at, ok, err := s.facetIndex(ctx)
 	if !ok || err != nil {
 		return cube, at, false, err
 	}
-	return v.(*db.CatalogIndex).Cube(), at, true, nil
+	return ix.Cube(), at, true, nil
+}
+
+// facetIndex returns the catalog index kept for the facets (which may lag
+// behind the database: see keeper) and when it was read; ok is false while
+// the first reading is under way.
+func (s *Server) facetIndex(ctx context.Context) (ix *db.CatalogIndex, at time.Time, ok bool, err error) {
+	v, at, ok, err := s.kept.get(ctx, facetsKey, keep{wait: facetsFirstWait}, func(ctx context.Context) (any, error) { return s.readIndex(ctx) })
+	if !ok || err != nil {
+		return nil, at, false, err
+	}
+	return v.(*db.CatalogIndex), at, true, nil
 }
 
 // currentIndex returns the catalog index kept when it was read from the

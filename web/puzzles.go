@@ -20,7 +20,7 @@ import (
 // column, a page at a time. Its query string is the whole state:
 //
 //	collection=NAME | nocollection=1, shape=3x3, givens=17, count=unique,
-//	level.RATER=LABEL, sort=COLUMN | rating:RATER, desc=1, next=TOKEN, size=N
+//	level.RATER=LABEL, tag=TAG, sort=COLUMN | rating:RATER, desc=1, next=TOKEN, size=N
 
 // puzzlesData is the puzzle table's page.
 type puzzlesData struct {
@@ -68,7 +68,7 @@ type header struct {
 // filterOf reads the filter from the query string.
 func filterOf(q url.Values) (db.CatalogFilter, error) {
 	f := db.CatalogFilter{Collection: q.Get("collection"), NoCollection: q.Get("nocollection") == "1",
-		Shape: q.Get("shape"), Count: q.Get("count")}
+		Shape: q.Get("shape"), Count: q.Get("count"), Tag: q.Get("tag")}
 	if g := q.Get("givens"); g != "" {
 		n, err := strconv.Atoi(g)
 		if err != nil {
@@ -130,26 +130,36 @@ func (s *Server) puzzles(r *http.Request) (view, error) {
 		}
 	}
 	cq := db.CatalogQuery{Filter: f, Sort: q.Get("sort"), Desc: q.Get("desc") == "1", After: q.Get("next"), Limit: size}
-	cube, counted, counts, err := s.facetCube(ctx)
+	ix, counted, counts, err := s.facetIndex(ctx)
 	if err != nil {
 		return view{}, err
 	}
-	if counts {
-		if err := cube.CheckLevels(f); err != nil {
-			return view{}, err
-		}
-		// A filter that keeps a tenth of the rows or more finds a page's
-		// rows soonest by reading them in order, except one on givens
-		// sorted by givens or id, which the index on givens gives in
-		// that order.
-		byGivens := cq.Sort == "givens" || (cq.Sort == "" || cq.Sort == "id") && f.Givens != nil
-		cq.Filter.Broad = 10*cube.Total(f) >= cube.Total(db.CatalogFilter{}) && !byGivens
-	}
 	var page db.CatalogPage
+	var cube db.CatalogCube
 	err = s.db.Snapshot(ctx, func(tx *sqlx.Tx) error {
 		cat, err := db.NewCatalog(ctx, tx)
 		if err != nil {
 			return err
+		}
+		if counts {
+			// The counts of a tag's puzzles are those of the index kept
+			// (which may lag, as every count does), over the puzzles
+			// having it now.
+			cube = ix.Cube()
+			if f.Tag != "" {
+				if cube, err = cat.TagCube(ctx, ix, f.Tag); err != nil {
+					return err
+				}
+			}
+			if err := cube.CheckLevels(f); err != nil {
+				return err
+			}
+			// A filter that keeps a tenth of the rows or more finds a
+			// page's rows soonest by reading them in order, except one on
+			// givens sorted by givens or id, which the index on givens
+			// gives in that order.
+			byGivens := cq.Sort == "givens" || (cq.Sort == "" || cq.Sort == "id") && f.Givens != nil
+			cq.Filter.Broad = 10*cube.Total(f) >= ix.Cube().Total(db.CatalogFilter{}) && !byGivens
 		}
 		// The index narrows the rows read down to those the page shows,
 		// when it holds this snapshot's rows.

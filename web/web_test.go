@@ -283,8 +283,18 @@ func jsonPath(u string) string {
 	return p + ".json?" + q
 }
 
+// tagged is the condition that a row of puzzle_catalog pc has the tag
+// "odd one", which tagOdd puts on the puzzles of odd id and the last (in
+// no collection).
+const tagged = "EXISTS (SELECT 1 FROM puzzle_tags t WHERE t.puzzle_id = pc.id AND t.tag = 'odd one')"
+
+func (l *lab) tagOdd(t *testing.T) {
+	l.exec(t, `INSERT INTO puzzle_tags (puzzle_id, tag) SELECT id, 'odd one' FROM puzzles WHERE id % 2 = 1 OR id = (SELECT MAX(id) FROM puzzles)`)
+}
+
 func TestPuzzlesSortAndPagesAsSQLSays(t *testing.T) {
 	onEngines(t, func(t *testing.T, l *lab) {
+		l.tagOdd(t)
 		cases := []struct {
 			query, order, join, where string
 		}{
@@ -305,6 +315,10 @@ func TestPuzzlesSortAndPagesAsSQLSays(t *testing.T) {
 			{"givens=28&count=unique", "pc.id, COALESCE(pc.collection_id, 0)", "", "pc.givens = 28 AND pc.solution_count = 1"},
 			{"nocollection=1&sort=label", "pc.id", "", "pc.collection IS NULL"},
 			{"nocollection=1&desc=1", "pc.id DESC", "", "pc.collection IS NULL"},
+			{"tag=odd+one", "pc.id, COALESCE(pc.collection_id, 0)", "", tagged},
+			{"tag=odd+one&sort=givens&desc=1", "pc.givens DESC, pc.id DESC, COALESCE(pc.collection_id, 0) DESC", "", tagged},
+			{"tag=odd+one&nocollection=1", "pc.id", "", tagged + " AND pc.collection IS NULL"},
+			{"tag=odd+one&sort=collection", "pc.collection IS NULL, pc.collection, pc.id, COALESCE(pc.collection_id, 0)", "", tagged},
 			{"level.human=easy&givens=28&sort=givens&desc=1", "pc.givens DESC, pc.id DESC, COALESCE(pc.collection_id, 0) DESC", "",
 				"pc.givens = 28 AND EXISTS (SELECT 1 FROM ratings h WHERE h.puzzle_id = pc.id AND h.rater = 'human' AND h.label = 'easy')"},
 		}
@@ -361,6 +375,7 @@ func TestPuzzlesSortAndPagesAsSQLSays(t *testing.T) {
 
 func TestPuzzlesFacetsCountAsSQLSays(t *testing.T) {
 	onEngines(t, func(t *testing.T, l *lab) {
+		l.tagOdd(t)
 		// facetSQL is each facet's value expression over puzzle_catalog pc.
 		facetSQL := map[string]string{
 			"collection":  "pc.collection",
@@ -381,6 +396,8 @@ func TestPuzzlesFacetsCountAsSQLSays(t *testing.T) {
 				"level:human": "EXISTS (SELECT 1 FROM ratings h WHERE h.puzzle_id = pc.id AND h.rater = 'human' AND h.label = 'easy')"}},
 			{"nocollection=1", map[string]string{"collection": "pc.collection IS NULL"}},
 			{"count=uncounted&shape=3x3", map[string]string{"count": facetSQL["count"] + " = 'uncounted'", "shape": "pc.box_rows = 3 AND pc.box_cols = 3"}},
+			{"tag=odd+one&givens=28", map[string]string{"tag": tagged, "givens": "pc.givens = 28"}},
+			{"tag=odd+one&collection=sato-inoue-2010", map[string]string{"tag": tagged, "collection": "pc.collection = 'sato-inoue-2010'"}},
 		}
 		for _, f := range filters {
 			t.Run(f.query, func(t *testing.T) {

@@ -33,8 +33,10 @@ type tagData struct {
 	Puzzles []db.PuzzleTag `json:"puzzles"`
 	// More is true when the tag has more than the puzzles listed.
 	More bool `json:"more"`
-	// SQL is a console URL selecting the tag's rows of puzzle_catalog.
-	SQL string `json:"sql_url"`
+	// SQL is a console URL selecting the tag's rows of puzzle_catalog;
+	// PuzzlesURL the puzzle table filtered by the tag.
+	SQL        string `json:"sql_url"`
+	PuzzlesURL string `json:"puzzles_url"`
 }
 
 func (s *Server) tag(r *http.Request) (view, error) {
@@ -53,5 +55,6 @@ func (s *Server) tag(r *http.Request) (view, error) {
 	q := "SELECT * FROM puzzle_catalog WHERE id IN (SELECT puzzle_id FROM puzzle_tags WHERE tag = '" +
 		strings.ReplaceAll(tag, "'", "''") + "') ORDER BY id"
 	d.SQL = "/sql?" + url.Values{"sql": {q}}.Encode()
+	d.PuzzlesURL = with(url.Values{}, "tag", tag)
 	return view{Template: "tag", Title: "Tag " + tag, Data: d}, nil
 }

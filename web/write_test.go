@@ -288,10 +288,17 @@ func TestTags(t *testing.T) {
 			Puzzles []struct {
 				ID int64 `json:"puzzle_id"`
 			} `json:"puzzles"`
+			PuzzlesURL string `json:"puzzles_url"`
 		}
 		l.getJSON(t, loc+".json", &tp)
 		if tp.Tag != tag || len(tp.Puzzles) != len(ids) {
 			t.Errorf("%s.json: %+v, want %d puzzles", loc, tp, len(ids))
+		}
+		// The puzzle table filtered by the tag lists them.
+		if q, ok := strings.CutPrefix(tp.PuzzlesURL, "/puzzles?"); !ok {
+			t.Errorf("%s.json: puzzles_url %q", loc, tp.PuzzlesURL)
+		} else if got, _ := l.pageIDs(t, q); !slices.Equal(got, ids) {
+			t.Errorf("%s: puzzles %v, want %v", tp.PuzzlesURL, got, ids)
 		}
 		page, tok := l.page(t, fmt.Sprintf("/puzzles/%d", ids[0]))
 		if strings.Contains(page, "<script>") || !strings.Contains(page, "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;") {
