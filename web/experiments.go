@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/figures"
 )
@@ -116,8 +118,11 @@ type experimentData struct {
 	// CompareURL compares the two best configurations.
 	CompareURL string `json:"compare_url,omitempty"`
 	// Figures are the pictures of `plot` drawn from its runs (those
-	// drawn from trajectory points only when some run has them).
-	Figures []experimentFigure `json:"figures"`
+	// drawn from trajectory points only when some run has them), with
+	// the settings the page's query gives them; FigureForm is the form
+	// that chooses those.
+	Figures    []experimentFigure `json:"figures"`
+	FigureForm figureForm         `json:"-"`
 }
 
 // experimentRuns is how many runs the experiment page lists.
@@ -236,6 +241,13 @@ const reportResamples = 200
 
 func (s *Server) experiment(r *http.Request) (view, error) {
 	name := r.PathValue("name")
+	if q, ok := withoutEmpty(r.URL.Query()); ok && !wantsJSON(r) {
+		// The settings form sends its fields left at their default
+		// empty: the page's URL is the one without them.
+		u := *r.URL
+		u.RawQuery = q.Encode()
+		return view{Redirect: u.String()}, nil
+	}
 	p, err := s.progressOf(r, name)
 	if err != nil {
 		return view{}, err
@@ -272,19 +284,8 @@ func (s *Server) experiment(r *http.Request) (view, error) {
 		}
 	}
 	if p.Totals["runs"] > 0 {
-		traced, err := s.hasTrajectories(r.Context(), name)
-		if err != nil {
+		if d.Figures, d.FigureForm, err = s.experimentFigures(r, name, p); err != nil {
 			return view{}, err
-		}
-		for _, f := range experimentFigures {
-			limit := int64(webRunLimit)
-			if f.Traced {
-				limit = webTracedRunLimit
-			}
-			if (traced || !f.Traced) && (f.Kind == "success" || p.Totals["runs"] <= limit) {
-				f.URL = "/experiments/" + url.PathEscape(name) + "/" + f.Kind + ".svg"
-				d.Figures = append(d.Figures, f)
-			}
 		}
 	}
 	if len(d.Success) >= 2 {
@@ -293,34 +294,116 @@ func (s *Server) experiment(r *http.Request) (view, error) {
 	return view{Template: "experiment", Title: "Experiment " + name, Data: d}, nil
 }
 
+// withoutEmpty returns q without its empty values, and whether it had
+// any.
+func withoutEmpty(q url.Values) (url.Values, bool) {
+	out, had := url.Values{}, false
+	for k, vs := range q {
+		for _, v := range vs {
+			if v == "" {
+				had = true
+			} else {
+				out[k] = append(out[k], v)
+			}
+		}
+	}
+	return out, had
+}
+
 // experimentFigure is a picture of `sudokulab plot` the experiment page
-// shows, drawn with the command's defaults (figures.Defaults), so that
-// /experiments/NAME/KIND.svg is the file `sudokulab plot KIND --experiment
-// NAME -o KIND.svg` writes.
+// shows, drawn with the command's defaults (figures.Defaults) but for the
+// flags the page's query gives (figureopts.go), so that
+// /experiments/NAME/KIND.svg?FLAGS is the file `sudokulab plot KIND
+// --experiment NAME FLAGS -o KIND.svg` writes.
 type experimentFigure struct {
 	Kind string `json:"kind"`
-	// Traced says the picture is drawn from trajectory points.
+	// Traced says the picture is drawn from trajectory points; Drawn
+	// that the page draws it, to say why it cannot be drawn instead of
+	// showing a broken picture: ranking many configurations needs
+	// puzzles that all of them ran.
 	Traced bool   `json:"-"`
+	Drawn  bool   `json:"-"`
 	Alt    string `json:"alt"`
-	// URL is the picture's, on an experiment's page.
-	URL string `json:"url,omitempty"`
+	// URL is the picture's, on an experiment's page, and Command the
+	// command that draws it; Error, when not empty, says why it cannot
+	// be drawn (then URL is empty).
+	URL     string `json:"url,omitempty"`
+	Command string `json:"command,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 // experimentFigures are the experiment page's pictures, in its order.
 var experimentFigures = []experimentFigure{
-	{Kind: figures.KindSuccess, Alt: "success rate of each configuration per difficulty label of the human rater, with its Wilson interval"},
-	{Kind: figures.KindECDF, Alt: "runtime ECDF: the fraction of each configuration's runs solved within each budget, with a bootstrap band"},
+	{Kind: figures.KindSuccess, Alt: "success rate of each configuration per group of puzzles (by default the difficulty labels of the human rater), with its Wilson interval"},
+	{Kind: figures.KindECDF, Alt: "runtime ECDF: the fraction of each configuration's runs solved within each budget, with its bootstrap band"},
 	{Kind: figures.KindConvergence, Traced: true,
-		Alt: "median best cost of each configuration by generation, with its quartile band, one panel per puzzle"},
+		Alt: "median best cost of each configuration within each budget, with its quantile band, by default one panel per puzzle"},
 	{Kind: figures.KindERT, Traced: true, Alt: "expected running time of each configuration to reach each target cost"},
+	{Kind: figures.KindCD, Drawn: true, Alt: "critical-difference diagram: the configurations' mean ranks over the puzzles, joined where they do not differ significantly"},
+	{Kind: figures.KindProfile, Drawn: true, Alt: "performance profiles: the share of puzzles on which each configuration is within a factor of the best"},
+	{Kind: figures.KindAggECDF, Traced: true, Alt: "runtime ECDF over every puzzle and a range of cost targets, with the area under each curve"},
 }
 
-// figureHandler serves the experiment's picture f as SVG.
+// experimentFigures returns the pictures of the experiment called name
+// that its page shows, with the settings of the page's query, and the
+// form that chooses them.
+func (s *Server) experimentFigures(r *http.Request, name string, p progressData) ([]experimentFigure, figureForm, error) {
+	ctx := r.Context()
+	traced, err := s.hasTrajectories(ctx, name)
+	if err != nil {
+		return nil, figureForm{}, err
+	}
+	page := r.URL.Query()
+	out := []experimentFigure{}
+	var kinds []string
+	for _, f := range experimentFigures {
+		limit := int64(webRunLimit)
+		if f.Traced {
+			limit = webTracedRunLimit
+		}
+		if !(traced || !f.Traced) || f.Kind != figures.KindSuccess && p.Totals["runs"] > limit {
+			continue
+		}
+		req, canon, err := figureRequest(f.Kind, name, figureQuery(f.Kind, page))
+		if err != nil {
+			return nil, figureForm{}, sudokulab.WrapError(sudokulab.EINVALID, err, "plot %s", f.Kind)
+		}
+		f.URL = "/experiments/" + url.PathEscape(name) + "/" + f.Kind + ".svg"
+		if len(canon) > 0 {
+			f.URL += "?" + canon.Encode()
+		}
+		f.Command = figureCommand(f.Kind, name, canon)
+		if f.Drawn {
+			if _, err := s.figure(ctx, req, canon); err != nil {
+				var se *sudokulab.Error
+				if !errors.As(err, &se) || se.Code == sudokulab.EINTERNAL {
+					return nil, figureForm{}, err
+				}
+				f.URL, f.Error = "", err.Error()
+			}
+		}
+		out = append(out, f)
+		kinds = append(kinds, f.Kind)
+	}
+	var configs []string
+	if i := p.Configs.column("config"); i >= 0 {
+		for _, row := range p.Configs.Rows {
+			configs = append(configs, fmt.Sprint(row[i]))
+		}
+	}
+	return out, newFigureForm(page, kinds, configs), nil
+}
+
+// figureHandler serves the experiment's picture f as SVG, with the
+// settings of its query (figureRequest).
 func (s *Server) figureHandler(f experimentFigure) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		req := figures.Defaults(f.Kind)
-		req.Selection = db.RunSelection{Experiment: r.PathValue("name")}
-		fig, err := s.figure(r.Context(), req)
+		req, canon, err := figureRequest(f.Kind, r.PathValue("name"), r.URL.Query())
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		fig, err := s.figure(r.Context(), req, canon)
 		if err != nil {
 			s.fail(w, r, err)
 			return

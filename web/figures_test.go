@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"strings"
@@ -13,34 +14,45 @@ import (
 )
 
 // TestExperimentFigures: the experiment page shows the pictures of plot
-// that its runs can draw: all four, then, once no run has trajectory
-// points, success and ECDF only, the others answering 404 with plot's
-// message (not the picture kept from before the change).
+// that its runs can draw: all seven, then, once no run has trajectory
+// points, those not drawn from them, the others answering 404 with plot's
+// message (not the picture kept from before the change). The ranking
+// pictures of all its configurations cannot be drawn (no puzzle was run
+// by every one): the page says why instead of showing them.
 func TestExperimentFigures(t *testing.T) {
 	onEngines(t, func(t *testing.T, l *lab) {
-		all := []string{"success", "ecdf", "convergence", "ert"}
 		shown := func() []string {
 			page := l.getHTML(t, "/experiments/example-samples")
 			var data struct {
-				Figures []struct{ Kind, URL string } `json:"figures"`
+				Figures []struct{ Kind, URL, Error, Command string } `json:"figures"`
 			}
 			l.getJSON(t, "/experiments/example-samples.json", &data)
 			var kinds []string
-			for i, k := range all {
-				if strings.Contains(page, `<img class="plot" src="/experiments/example-samples/`+k+`.svg"`) {
-					kinds = append(kinds, k)
-					if i >= len(data.Figures) || data.Figures[i].Kind != k || data.Figures[i].URL != "/experiments/example-samples/"+k+".svg" {
-						t.Errorf("the JSON lists the pictures %+v, the page shows %s", data.Figures, k)
-					}
+			for _, f := range data.Figures {
+				kinds = append(kinds, f.Kind)
+				switch {
+				case f.Error == "" && f.URL != "/experiments/example-samples/"+f.Kind+".svg":
+					t.Errorf("%s: URL %q", f.Kind, f.URL)
+				case f.Error == "" && !strings.Contains(page, `<img class="plot" src="`+f.URL+`"`):
+					t.Errorf("the JSON lists %s, the page does not show it", f.Kind)
+				case f.Error != "" && (f.URL != "" || !strings.Contains(page, "Not drawn: "+html.EscapeString(f.Error))):
+					t.Errorf("%s not drawn (%s): URL %q, or the page does not say why", f.Kind, f.Error, f.URL)
+				}
+				if want := "sudokulab plot " + f.Kind + " --experiment example-samples -o " + f.Kind + ".svg"; f.Command != want {
+					t.Errorf("%s: command %q, want %q", f.Kind, f.Command, want)
 				}
 			}
-			if len(data.Figures) != len(kinds) {
-				t.Errorf("the JSON lists %d pictures, the page shows %v", len(data.Figures), kinds)
+			if n := strings.Count(page, "<figure>"); n != len(kinds) {
+				t.Errorf("the page shows %d pictures, the JSON lists %v", n, kinds)
 			}
 			return kinds
 		}
-		if got := shown(); strings.Join(got, " ") != strings.Join(all, " ") {
+		all := "success ecdf convergence ert cd profile aggecdf"
+		if got := shown(); strings.Join(got, " ") != all {
 			t.Errorf("the page shows %v, want %v", got, all)
+		}
+		if page := l.getHTML(t, "/experiments/example-samples"); !strings.Contains(page, "Not drawn: compare: no puzzle has a score of every one of the 80 configurations") {
+			t.Error("the page does not say why the critical-difference diagram of 80 configurations is not drawn")
 		}
 		// Drawn (and kept, on SQLite) before the change, drawn again after.
 		for range 2 {
@@ -49,8 +61,8 @@ func TestExperimentFigures(t *testing.T) {
 			}
 		}
 		l.exec(t, `DELETE FROM trajectory_points`)
-		if got := shown(); strings.Join(got, " ") != "success ecdf" {
-			t.Errorf("without trajectory points the page shows %v, want success and ecdf", got)
+		if got := shown(); strings.Join(got, " ") != "success ecdf cd profile" {
+			t.Errorf("without trajectory points the page shows %v, want success, ecdf, cd and profile", got)
 		}
 		code, _, body := l.get(t, "/experiments/example-samples/convergence.svg")
 		if code != http.StatusNotFound || !strings.Contains(body, "no runs with trajectory points") {
@@ -96,6 +108,79 @@ func TestFigureAskedAtOnce(t *testing.T) {
 			if !bytes.Equal(bodies[i], bodies[0]) {
 				t.Errorf("%s: request %d got another picture than request 1", kind, i+1)
 			}
+		}
+	}
+}
+
+// TestFigureSettings: the page's query sets plot's flags of each picture
+// (its kind's prefixed, the configurations for all), which the picture's
+// URL and command carry, the form shows chosen and a reload keeps; the
+// form's empty fields are left out of the URL by a redirect; a bad or
+// unknown setting is refused with plot's message.
+func TestFigureSettings(t *testing.T) {
+	l := newLab(t)
+	const page = "/experiments/example-samples"
+	var data struct {
+		Figures []struct{ Kind, URL, Error, Command string } `json:"figures"`
+	}
+	l.getJSON(t, page+".json?config=exact&config=acs-eq1&ecdf.x=cpu&ert.log-y=false&cd.measure=par&top=3", &data)
+	want := map[string][2]string{
+		"ecdf": {"/experiments/example-samples/ecdf.svg?config=exact&config=acs-eq1&top=3&x=cpu",
+			"sudokulab plot ecdf --experiment example-samples --config exact --config acs-eq1 --top 3 --x=cpu -o ecdf.svg"},
+		"ert": {"/experiments/example-samples/ert.svg?config=exact&config=acs-eq1&log-y=false&top=3",
+			"sudokulab plot ert --experiment example-samples --config exact --config acs-eq1 --top 3 --log-y=false -o ert.svg"},
+		"cd": {"/experiments/example-samples/cd.svg?config=exact&config=acs-eq1&measure=par&top=3",
+			"sudokulab plot cd --experiment example-samples --config exact --config acs-eq1 --top 3 --measure=par -o cd.svg"},
+		"success": {"/experiments/example-samples/success.svg?config=exact&config=acs-eq1&top=3",
+			"sudokulab plot success --experiment example-samples --config exact --config acs-eq1 --top 3 -o success.svg"},
+	}
+	for _, f := range data.Figures {
+		w, ok := want[f.Kind]
+		if !ok {
+			continue
+		}
+		delete(want, f.Kind)
+		if f.URL != w[0] || f.Command != w[1] || f.Error != "" {
+			t.Errorf("%s: URL %q, command %q, error %q; want %q, %q", f.Kind, f.URL, f.Command, f.Error, w[0], w[1])
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("the page has no pictures %v", want)
+	}
+	// The form shows what the query chose.
+	form := l.getHTML(t, page+"?config=exact&ecdf.x=cpu")
+	for _, s := range []string{`<details open>`, `<input type="checkbox" name="config" value="exact" checked>`,
+		`<input type="checkbox" name="config" value="acs-eq1">`, `<option selected>cpu</option>`, `<select name="ert.log-y"><option value="">true (default)</option>`} {
+		if !strings.Contains(form, s) {
+			t.Errorf("the page's form has no %s", s)
+		}
+	}
+	// Another setting, another picture.
+	_, _, plain := l.get(t, "/experiments/example-samples/ecdf.svg")
+	code, _, cpu := l.get(t, "/experiments/example-samples/ecdf.svg?x=cpu")
+	if code != http.StatusOK || cpu == plain {
+		t.Errorf("ecdf.svg?x=cpu: %d, the same picture as ecdf.svg: %v", code, cpu == plain)
+	}
+	// The form's fields left empty.
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(l.srv.URL + page + "?top=&ecdf.x=cpu&ert.x=&config=exact")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusFound || loc != page+"?config=exact&ecdf.x=cpu" {
+		t.Errorf("the form's empty fields: %s to %q, want a redirect to the URL without them", resp.Status, loc)
+	}
+	for path, msg := range map[string]string{
+		page + "?ecdf.level=2":                                 "--level 2: want a confidence level",
+		page + "?ecdf.x=nodes":                                 `plot ecdf: --x "nodes"`,
+		page + "?top=x":                                        `--top "x"`,
+		"/experiments/example-samples/ecdf.svg?nope=1":         `plot ecdf takes no setting "nope"`,
+		"/experiments/example-samples/ert.svg?log-y=sometimes": `--log-y "sometimes"`,
+	} {
+		code, _, body := l.get(t, path)
+		if code != http.StatusBadRequest || !strings.Contains(body, html.EscapeString(msg)) {
+			t.Errorf("%s: %d %s, want 400 saying %s", path, code, body, msg)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -44,10 +45,11 @@ func (s *Server) comparison(ctx context.Context, o compare.Options) (*compare.Re
 	return res, err
 }
 
-// figure returns the picture req of an experiment, kept as
-// experimentReport keeps a report (the pictures read every run of the
-// experiment, some every trajectory point).
-func (s *Server) figure(ctx context.Context, req figures.Request) (*plots.Figure, error) {
+// figure returns the picture req of an experiment, which the query canon
+// asks for (figureRequest), kept as experimentReport keeps a report (the
+// pictures read every run of the experiment, some every trajectory
+// point).
+func (s *Server) figure(ctx context.Context, req figures.Request, canon url.Values) (*plots.Figure, error) {
 	if req.Kind != "success" {
 		p, err := s.keptProgress(ctx, req.Selection.Experiment)
 		if err != nil {
@@ -61,7 +63,7 @@ func (s *Server) figure(ctx context.Context, req figures.Request) (*plots.Figure
 			return nil, err
 		}
 	}
-	fig, _, err := keptValueOf(ctx, s.kept, "figure\x00"+req.Kind+"\x00"+req.Selection.Experiment, keep{}, func(ctx context.Context) (*plots.Figure, error) {
+	fig, _, err := keptValueOf(ctx, s.kept, "figure\x00"+req.Kind+"\x00"+req.Selection.Experiment+"\x00"+canon.Encode(), keep{}, func(ctx context.Context) (*plots.Figure, error) {
 		return req.Draw(ctx, s.db)
 	})
 	return fig, err

@@ -255,6 +255,8 @@ type view struct {
 	// Refresh, when not zero, makes the browser load the page again
 	// after that many seconds (a result being computed).
 	Refresh int
+	// Redirect, when not empty, is where the page is (a 302 there).
+	Redirect string
 }
 
 // page turns a page handler into an http.Handler that writes its HTML or
@@ -264,6 +266,10 @@ func (s *Server) page(fn func(r *http.Request) (view, error)) http.Handler {
 		v, err := fn(r)
 		if err != nil {
 			s.fail(w, r, err)
+			return
+		}
+		if v.Redirect != "" {
+			http.Redirect(w, r, v.Redirect, http.StatusFound)
 			return
 		}
 		if wantsJSON(r) {
