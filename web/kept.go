@@ -16,8 +16,8 @@ import (
 // second), a value older than lag is computed again in the background
 // while pages show the one kept: a page may show values that lag that
 // much and the time a computation takes, and says when they were
-// computed. Where changes cannot be seen (PostgreSQL), a value is computed
-// again once it is older than lag. Only the first computation of a value
+// computed. On PostgreSQL a change is seen up to db.PostgresStatsDelay
+// late (ChangeWatch.LateVersion), which a value may lag too. Only the first computation of a value
 // is waited for, and that one at most the wait its caller gives. With a
 // negative lag every change is computed at once, in the request.
 type keeper struct {
@@ -91,10 +91,15 @@ func (k *keeper) get(ctx context.Context, key string, o keep, compute func(conte
 	if o.lag != 0 && lag >= 0 {
 		lag = o.lag
 	}
+	version := k.watch.Version
+	if lag > 0 {
+		// A value may lag anyway: a change seen late does (PostgreSQL's).
+		version = k.watch.LateVersion
+	}
 	k.mu.Lock()
 	// The change counter is read before the computation's snapshot
 	// begins, so that a change between the two is seen next time.
-	ver, known, err := k.watch.Version(ctx)
+	ver, known, err := version(ctx)
 	if err != nil {
 		k.mu.Unlock()
 		return nil, at, false, err
