@@ -201,3 +201,32 @@ func TestLineQuotedValues(t *testing.T) {
 		t.Errorf("%q: label %q, metadata %q; want Easter Monster, %q", line, got.Label, got.Metadata, want)
 	}
 }
+
+// TestLineMetadataKeys writes metadata keys a line's KEY=VALUE cannot
+// hold (white space, #, =, quotes, nothing) in the line format: each with
+// _ in their place, read back as those keys with their values (not as
+// positional fields or other keys), and the format's caveat says so;
+// keys it can hold draw no caveat.
+func TestLineMetadataKeys(t *testing.T) {
+	f, err := importers.Default().Lookup("line")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := importers.Record{Grid: sudokulab.MustParse(easy), Metadata: map[string]string{
+		"Puzzle Source": "forum", "a=b": "1", `say "hi"`: "2", "x#y": "3", "": "4", "plain": "5", "field1": "AI", "comment": "c"}}
+	var b bytes.Buffer
+	if err := f.Encode(&b, []importers.Record{rec}); err != nil {
+		t.Fatal(err)
+	}
+	d := decodeWith(f, b.Bytes(), importers.Options{File: "x.txt"})
+	want := map[string]string{"Puzzle_Source": "forum", "a_b": "1", "say__hi_": "2", "x_y": "3", "_": "4", "plain": "5", "field1": "AI", "comment": "c"}
+	if len(d.errs) > 0 || len(d.recs) != 1 || !maps.Equal(d.recs[0].Metadata, want) {
+		t.Fatalf("line %q read back as %v (%v), want %v", b.String(), d.recs, d.errs, want)
+	}
+	if got, wantCaveat := f.Caveat([]importers.Record{rec}), `5 metadata keys hold what a line's KEY=VALUE cannot (white space, #, = or quotes, or nothing): written with _ in its place, such as "" as _`; got != wantCaveat+" (the formats csv and json keep every key)" {
+		t.Errorf("caveat %q", got)
+	}
+	if c := f.Caveat(sample(t)); c != "" {
+		t.Errorf("caveat of keys a line holds: %q", c)
+	}
+}

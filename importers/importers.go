@@ -168,6 +168,9 @@ type Format struct {
 	Decode Decoder
 	// Encode writes puzzles, or is nil for a format that is only read.
 	Encode Encoder
+	// Caveat, when not nil, says what of recs Encode writes otherwise
+	// than they are (for export to tell), or "" when nothing.
+	Caveat func(recs []Record) string
 	// OnePerFile is set for formats holding one puzzle per file: Encode
 	// then takes exactly one record.
 	OnePerFile bool

@@ -26,6 +26,7 @@ func lineFormat() Format {
 		Sniff:      sniffLine,
 		Decode:     decodeLine,
 		Encode:     encodeLine,
+		Caveat:     lineCaveat,
 	}
 }
 
@@ -407,7 +408,8 @@ func symbolsHeader(recs []Record) string {
 
 // encodeLine writes one puzzle per line: the grid in canonical text form,
 // then label=NAME, the metadata fields (field1 ... as they were, others as
-// KEY=VALUE, white space in keys replaced by _), and the comment. A label
+// KEY=VALUE, with _ in place of what a key cannot hold: see lineKey), and
+// the comment. A label
 // or value with white space, # or a leading quote is written in double
 // quotes (KEY="Easter Monster"), as lineMeta reads it back; a field1 ...
 // that needs them is written as field1="...".
@@ -446,9 +448,9 @@ func encodeLine(w io.Writer, recs []Record) error {
 				pos++
 				b.WriteString(" " + noSpace(v))
 			case v == "":
-				b.WriteString(" " + noSpace(k) + "=")
+				b.WriteString(" " + lineKey(k) + "=")
 			default:
-				b.WriteString(" " + noSpace(k) + "=" + lineValue(v))
+				b.WriteString(" " + lineKey(k) + "=" + lineValue(v))
 			}
 		}
 		if c, ok := r.Metadata["comment"]; ok {
@@ -490,6 +492,45 @@ func lineValue(s string) string {
 		return strconv.Quote(s)
 	}
 	return s
+}
+
+// lineKey writes a metadata key of a KEY=VALUE field so that lineMeta
+// reads it back as a key: white space, #, = and quotes (which would end
+// the key, the field or make it no KEY=VALUE) become _, and so does an
+// empty key.
+func lineKey(k string) string {
+	return noSpace(strings.Map(func(r rune) rune {
+		if r == '=' || r == '"' || r == '\'' {
+			return '_'
+		}
+		return r
+	}, k))
+}
+
+// lineCaveat says which metadata keys of recs encodeLine writes
+// otherwise (lineKey), or "".
+func lineCaveat(recs []Record) string {
+	renamed := map[string]bool{}
+	first := ""
+	for _, r := range recs {
+		for k := range r.Metadata {
+			if _, field := fieldNumber(k); !field && k != "comment" && lineKey(k) != k && !renamed[k] {
+				renamed[k] = true
+				if first == "" || k < first {
+					first = k
+				}
+			}
+		}
+	}
+	if len(renamed) == 0 {
+		return ""
+	}
+	keys := "1 metadata key holds"
+	if len(renamed) > 1 {
+		keys = fmt.Sprintf("%d metadata keys hold", len(renamed))
+	}
+	return fmt.Sprintf("%s what a line's KEY=VALUE cannot (white space, #, = or quotes, or nothing): written with _ in its place, such as %q as %s (the formats csv and json keep every key)",
+		keys, first, lineKey(first))
 }
 
 func noSpace(s string) string {

@@ -73,6 +73,11 @@ func runExport(ctx context.Context, cmd *cobra.Command, o *exportOptions) error 
 		ids[i] = e.Puzzle.ID
 	}
 	stderr := cmd.ErrOrStderr()
+	if format.Caveat != nil {
+		if c := format.Caveat(recs); c != "" {
+			fmt.Fprintf(stderr, "note: %s\n", c)
+		}
+	}
 	if format.OnePerFile {
 		n, err := format.EncodeFiles(o.output, recs, ids)
 		if err != nil {

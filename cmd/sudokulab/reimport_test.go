@@ -323,3 +323,17 @@ func TestExportImportKeepsEveryRating(t *testing.T) {
 		})
 	}
 }
+
+// TestExportLineNote exports to the line format a puzzle whose CSV gave
+// a column name with a space: the note on stderr says the key is
+// written with _, and the export holds it so.
+func TestExportLineNote(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"src.csv": "puzzle,Puzzle Source\n" + mustPaper(t, "reseda-easy") + ",forum\n"})
+	dbPath := initDB(t, filepath.Join(dir, "lab.db"))
+	mustRun(t, "--db", dbPath, "import", filepath.Join(dir, "src.csv"))
+	out, errOut, code := run(t, "--db", dbPath, "export", "--format", "line", "--collection", "src")
+	if want := `note: 1 metadata key holds what a line's KEY=VALUE cannot (white space, #, = or quotes, or nothing): written with _ in its place, such as "Puzzle Source" as Puzzle_Source`; code != 0 || !strings.Contains(errOut, want) || !strings.Contains(out, " Puzzle_Source=forum\n") {
+		t.Errorf("export: exit %d\n%s%s", code, out, errOut)
+	}
+}
