@@ -592,27 +592,35 @@ func (ix *CatalogIndex) firstRows(m matcher, q CatalogQuery, after *pageToken, n
 	if !ok {
 		return nil, false
 	}
-	// before tells whether row a comes before row b: the rows with a
-	// value in its order, then those without (NULL), each by id and
-	// collection id; all the other way round with Desc, NULLs still
-	// last.
-	before := func(a, b int) bool {
-		ca, oka := key.code(a)
-		cb, okb := key.code(b)
-		if oka != okb {
-			return oka
+	// A row's place: the rows with a value in its order, then those
+	// without (NULL), each by id and collection id; all the other way
+	// round with Desc, NULLs still last.
+	type place struct {
+		null          bool
+		code, id, cid int64
+	}
+	placeOf := func(r int) place {
+		code, ok := key.code(r)
+		return place{!ok, code, ix.ids[ix.rowPuzzle[r]], ix.rowCollID(r)}
+	}
+	order := func(a, b place) int {
+		if a.null != b.null {
+			if a.null {
+				return 1
+			}
+			return -1
 		}
 		c := 0
-		if oka {
-			c = cmp.Compare(ca, cb)
+		if !a.null {
+			c = cmp.Compare(a.code, b.code)
 		}
-		c = cmp.Or(c, cmp.Compare(ix.ids[ix.rowPuzzle[a]], ix.ids[ix.rowPuzzle[b]]), cmp.Compare(ix.rowCollID(a), ix.rowCollID(b)))
+		c = cmp.Or(c, cmp.Compare(a.id, b.id), cmp.Compare(a.cid, b.cid))
 		if q.Desc {
-			return c > 0
+			return -c
 		}
-		return c < 0
+		return c
 	}
-	from := -1
+	var from *place
 	if after != nil {
 		r, found := ix.search(after.ID, after.CID)
 		if !found {
@@ -621,40 +629,46 @@ func (ix *CatalogIndex) firstRows(m matcher, q CatalogQuery, after *pageToken, n
 		if key.value(r) != after.V {
 			return nil, false // a token of another row: read as without the index
 		}
-		from = r
+		p := placeOf(r)
+		from = &p
 	}
 	// h is a heap of the first rows found, the last of them on top. The
 	// rows are read in the page's order of id, so that a column that
 	// grows with id (created_at) seldom changes the heap.
-	h := make([]int, 0, n)
+	type entry struct {
+		r int
+		p place
+	}
+	h := make([]entry, 0, n)
 	r, step := 0, 1
 	if q.Desc {
 		r, step = len(ix.rowPuzzle)-1, -1
 	}
 	for ; r >= 0 && r < len(ix.rowPuzzle); r += step {
-		if !m.match(r) || from >= 0 && !before(from, r) {
+		if !m.match(r) {
+			continue
+		}
+		p := placeOf(r)
+		if from != nil && order(*from, p) >= 0 || len(h) == n && order(p, h[0].p) >= 0 {
 			continue
 		}
 		if len(h) < n {
-			h = append(h, r)
-			for i := len(h) - 1; i > 0 && before(h[(i-1)/2], h[i]); i = (i - 1) / 2 {
+			h = append(h, entry{r, p})
+			for i := len(h) - 1; i > 0 && order(h[(i-1)/2].p, h[i].p) < 0; i = (i - 1) / 2 {
 				h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
 			}
 			continue
 		}
-		if !before(r, h[0]) {
-			continue
-		}
-		h[0] = r
+		h[0] = entry{r, p}
 		for i := 0; ; {
 			c := 2*i + 1
 			if c >= len(h) {
 				break
 			}
-			if c+1 < len(h) && before(h[c], h[c+1]) {
+			if c+1 < len(h) && order(h[c].p, h[c+1].p) < 0 {
 				c++
 			}
-			if !before(h[i], h[c]) {
+			if order(h[i].p, h[c].p) >= 0 {
 				break
 			}
 			h[i], h[c] = h[c], h[i]
@@ -662,8 +676,8 @@ func (ix *CatalogIndex) firstRows(m matcher, q CatalogQuery, after *pageToken, n
 		}
 	}
 	ids = make([]int64, 0, len(h))
-	for _, r := range h {
-		ids = append(ids, ix.ids[ix.rowPuzzle[r]])
+	for _, e := range h {
+		ids = append(ids, e.p.id)
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids), true
