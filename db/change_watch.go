@@ -3,29 +3,36 @@ package db
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"hash/fnv"
 	"sync"
-	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // ChangeWatch tells whether another process may have changed the database
 // since it last looked, so that a reader can keep what it computed from
-// it (the web interface's facet counts) until then. On SQLite it holds one
-// connection of the pool and reads PRAGMA data_version, which changes when
-// another connection commits. On PostgreSQL Version cannot tell (its ok
-// is false), but LateVersion can, up to PostgresStatsDelay after the
-// commit.
+// it (the web interface's facet counts, console results) until then.
+//
+// On SQLite it holds one connection of the pool and reads PRAGMA
+// data_version, which changes when another connection commits. On
+// PostgreSQL it reads pg_current_snapshot(): two equal snapshots (the
+// oldest transaction still running, the next transaction id and the ones
+// in progress) see the same committed transactions, and a transaction
+// that writes takes an id, so an unchanged snapshot means nothing was
+// committed since; reads, which take no id, change nothing. A version is
+// read before the snapshot of the computation it guards, so that a commit
+// in between is seen at the next look. A server without
+// pg_current_snapshot (PostgreSQL before 13) cannot tell: Version's ok is
+// false.
 type ChangeWatch struct {
 	mu   sync.Mutex
 	conn *sql.Conn
-	// pg is the pool of a PostgreSQL database; nil on SQLite.
-	pg *sql.DB
+	// pg is the pool a PostgreSQL watch reads through; blind is set once
+	// the server turned out not to have pg_current_snapshot.
+	pg    *sql.DB
+	blind bool
 }
-
-// PostgresStatsDelay is how long after a commit PostgreSQL may take to
-// count its rows in its statistics (LateVersion): a session adds what it
-// changed to them at the end of a transaction at most once a second, and
-// within 10 s of going idle (PGSTAT_MIN_INTERVAL, PGSTAT_IDLE_INTERVAL).
-const PostgresStatsDelay = 10 * time.Second
 
 // WatchChanges returns a ChangeWatch over d; Close gives its connection
 // back.
@@ -43,34 +50,30 @@ func (d *DB) WatchChanges(ctx context.Context) (*ChangeWatch, error) {
 // Version returns a number that changes when another connection commits a
 // change to the database; ok is false when the engine cannot tell.
 func (w *ChangeWatch) Version(ctx context.Context) (v int64, ok bool, err error) {
-	if w.conn == nil {
-		return 0, false, nil
-	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if err := w.conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v); err != nil {
-		return 0, false, dbError(err, "watch the database")
+	switch {
+	case w.conn != nil:
+		if err := w.conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v); err != nil {
+			return 0, false, dbError(err, "watch the database")
+		}
+		return v, true, nil
+	case w.pg != nil && !w.blind:
+		var snap string
+		err := w.pg.QueryRowContext(ctx, "SELECT pg_current_snapshot()::text").Scan(&snap)
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) && pe.Code == "42883" { // undefined_function
+			w.blind = true
+			return 0, false, nil
+		}
+		if err != nil {
+			return 0, false, dbError(err, "watch the database")
+		}
+		h := fnv.New64a()
+		h.Write([]byte(snap))
+		return int64(h.Sum64()), true, nil
 	}
-	return v, true, nil
-}
-
-// LateVersion is Version where a commit may be seen late: on SQLite it is
-// Version; on PostgreSQL it is the number of rows the database's sessions
-// inserted, updated and deleted (pg_stat_database), which changes within
-// PostgresStatsDelay of a commit, and never before the commit is visible.
-// ok is false when the server does not count them (track_counts off).
-func (w *ChangeWatch) LateVersion(ctx context.Context) (v int64, ok bool, err error) {
-	if w.pg == nil {
-		return w.Version(ctx)
-	}
-	var counted bool
-	err = w.pg.QueryRowContext(ctx, `SELECT current_setting('track_counts') = 'on',
-		COALESCE((SELECT tup_inserted + tup_updated + tup_deleted FROM pg_stat_database WHERE datname = current_database()), 0)`).
-		Scan(&counted, &v)
-	if err != nil {
-		return 0, false, dbError(err, "watch the database")
-	}
-	return v, counted, nil
+	return 0, false, nil
 }
 
 // Close gives the watch's connection back to the pool.

@@ -159,8 +159,9 @@ func (s *Server) consoleRun(ctx context.Context, d *consoleData, text string, ar
 		return o, time.Now(), false, nil
 	}
 	if _, known, err := s.watch.Version(ctx); err != nil || !known {
-		// PostgreSQL: a result cannot be known to be current, so it is
-		// computed in the request.
+		// The engine cannot tell changes (PostgreSQL before 13): a
+		// result cannot be known to be current, so it is computed in
+		// the request.
 		o = run(ctx, limit)
 		return o, time.Now(), false, err
 	}

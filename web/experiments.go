@@ -128,11 +128,12 @@ type experimentData struct {
 // experimentRuns is how many runs the experiment page lists.
 const experimentRuns = 100
 
-// The progress events: how often the stream looks for a change (SQLite's
-// PRAGMA data_version), and how often it reads the progress anyway: a
-// lease lapses with time, not with a write (eventsRefresh), and
-// PostgreSQL has no cheap change counter, so there the progress is read
-// every eventsPoll. It is sent only when it changed.
+// The progress events: how often the stream looks for a change
+// (db.ChangeWatch: SQLite's PRAGMA data_version, PostgreSQL's
+// pg_current_snapshot()), and how often it reads the progress anyway: a
+// lease lapses with time, not with a write (eventsRefresh); where changes
+// cannot be seen (PostgreSQL before 13) the progress is read every
+// eventsPoll. It is sent only when it changed.
 const (
 	eventsCheck   = 200 * time.Millisecond
 	eventsRefresh = time.Second
@@ -142,10 +143,10 @@ const (
 // progressEvents streams an experiment's progress as server-sent events
 // (text/event-stream): an event "progress" holding the progress JSON at
 // once, then again each time it changes, until the client goes away or the
-// server stops. On SQLite a change is seen within eventsCheck of its
-// commit, for the cost of PRAGMA data_version; the progress is read only
-// then (or every eventsRefresh), and sent only when it differs. On
-// PostgreSQL it is read every eventsPoll.
+// server stops. A change is seen within eventsCheck of its commit, for
+// the cost of a db.ChangeWatch look; the progress is read only then (or
+// every eventsRefresh), and sent only when it differs. Where changes
+// cannot be seen it is read every eventsPoll.
 func (s *Server) progressEvents(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	name := r.PathValue("name")

@@ -16,8 +16,9 @@ import (
 // second), a value older than lag is computed again in the background
 // while pages show the one kept: a page may show values that lag that
 // much and the time a computation takes, and says when they were
-// computed. On PostgreSQL a change is seen up to db.PostgresStatsDelay
-// late (ChangeWatch.LateVersion), which a value may lag too. Only the first computation of a value
+// computed. Where changes cannot be seen (PostgreSQL before 13: see
+// db.ChangeWatch), a value is computed
+// again once it is older than lag. Only the first computation of a value
 // is waited for, and that one at most the wait its caller gives. With a
 // negative lag every change is computed at once, in the request.
 type keeper struct {
@@ -72,7 +73,7 @@ func newKeeper(watch *db.ChangeWatch, lag time.Duration) *keeper {
 // An exact value is never shown once the database changed since its
 // computation began: no lag, and no old value while a new one is
 // computed (the request waits up to wait for the new one, then does
-// without). Where changes cannot be seen (PostgreSQL) an exact value is
+// without). Where changes cannot be seen (PostgreSQL before 13) an exact value is
 // computed in every request, as with a negative lag (which an exact value
 // otherwise ignores: it never lags). size, when not nil,
 // says how many bytes a value holds; the keeper holds at most
@@ -91,15 +92,10 @@ func (k *keeper) get(ctx context.Context, key string, o keep, compute func(conte
 	if o.lag != 0 && lag >= 0 {
 		lag = o.lag
 	}
-	version := k.watch.Version
-	if lag > 0 {
-		// A value may lag anyway: a change seen late does (PostgreSQL's).
-		version = k.watch.LateVersion
-	}
 	k.mu.Lock()
 	// The change counter is read before the computation's snapshot
 	// begins, so that a change between the two is seen next time.
-	ver, known, err := version(ctx)
+	ver, known, err := k.watch.Version(ctx)
 	if err != nil {
 		k.mu.Unlock()
 		return nil, at, false, err

@@ -770,7 +770,6 @@ func TestConsole(t *testing.T) {
 // SQL is never kept.
 func TestConsoleKeepsCannedResults(t *testing.T) {
 	onEngines(t, func(t *testing.T, l *lab) {
-		sqlite := !db.IsPostgres(l.path)
 		s := l.server(t, web.Options{})
 		srv := httptest.NewServer(s)
 		t.Cleanup(srv.Close)
@@ -795,9 +794,14 @@ func TestConsoleKeepsCannedResults(t *testing.T) {
 			}
 			return r
 		}
+		// On PostgreSQL a job of the server (autovacuum's ANALYZE)
+		// may commit between two looks: a third look then keeps.
 		first, again := summary(), summary()
-		if kept := again.ComputedAt.Equal(first.ComputedAt); kept != sqlite || first.ComputedAt.IsZero() {
-			t.Errorf("asked again on an unchanged lab: computed at %v, then %v; want the same on SQLite only", first.ComputedAt, again.ComputedAt)
+		if !again.ComputedAt.Equal(first.ComputedAt) {
+			first, again = again, summary()
+		}
+		if !again.ComputedAt.Equal(first.ComputedAt) || first.ComputedAt.IsZero() {
+			t.Errorf("asked again on an unchanged lab: computed at %v, then %v; want the same", first.ComputedAt, again.ComputedAt)
 		}
 		l.exec(t, `INSERT INTO collections (name, description) VALUES ('added', '')`)
 		l.exec(t, `INSERT INTO collection_puzzles (collection_id, puzzle_id, position) SELECT MAX(id), 1, 1 FROM collections`)
@@ -810,16 +814,16 @@ func TestConsoleKeepsCannedResults(t *testing.T) {
 		const hardest = "/sql.json?timelimit=100&query=hardest-puzzles&p.limit=3"
 		var r result
 		l.getJSON(t, hardest, &r)
-		if r.Computing != sqlite {
-			t.Errorf("a canned query slower than the page's wait: computing %v, want %v", r.Computing, sqlite)
+		if !r.Computing {
+			t.Errorf("a canned query slower than the page's wait: computing %v, want true", r.Computing)
 		}
 		page := l.getHTML(t, strings.Replace(hardest, ".json", "", 1))
-		if refresh := strings.Contains(page, `http-equiv="refresh"`); refresh != sqlite || sqlite && !strings.Contains(page, "Being computed") {
-			t.Errorf("the page of a result being computed: refresh %v, want %v", refresh, sqlite)
+		if refresh := strings.Contains(page, `http-equiv="refresh"`); !refresh || !strings.Contains(page, "Being computed") {
+			t.Errorf("the page of a result being computed: refresh %v, want a refresh and \"Being computed\"", refresh)
 		}
 		code, h, _ := l.get(t, strings.Replace(hardest, ".json", ".csv", 1))
-		if want := map[bool]int{true: http.StatusServiceUnavailable, false: http.StatusOK}[sqlite]; code != want || sqlite && h.Get("Retry-After") == "" {
-			t.Errorf("CSV of a result being computed: %d, Retry-After %q; want %d", code, h.Get("Retry-After"), want)
+		if code != http.StatusServiceUnavailable || h.Get("Retry-After") == "" {
+			t.Errorf("CSV of a result being computed: %d, Retry-After %q; want 503 with a Retry-After", code, h.Get("Retry-After"))
 		}
 		release()
 		for deadline := time.Now().Add(30 * time.Second); r.Computing; {
