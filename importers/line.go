@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -511,20 +512,17 @@ func lineKey(k string) string {
 // otherwise (lineKey), or "".
 func lineCaveat(recs []Record) string {
 	renamed := map[string]bool{}
-	first := ""
 	for _, r := range recs {
 		for k := range r.Metadata {
-			if _, field := fieldNumber(k); !field && k != "comment" && lineKey(k) != k && !renamed[k] {
+			if _, field := fieldNumber(k); !field && k != "comment" && lineKey(k) != k {
 				renamed[k] = true
-				if first == "" || k < first {
-					first = k
-				}
 			}
 		}
 	}
 	if len(renamed) == 0 {
 		return ""
 	}
+	first := slices.Min(slices.Collect(maps.Keys(renamed)))
 	keys := "1 metadata key holds"
 	if len(renamed) > 1 {
 		keys = fmt.Sprintf("%d metadata keys hold", len(renamed))
