@@ -139,6 +139,9 @@ func (v vline) Plot(c draw.Canvas, p *plot.Plot) {
 		return
 	}
 	c.StrokeLine2(budgetStyle, x, c.Min.Y, x, c.Max.Y)
+	if v.label == "" {
+		return
+	}
 	st := textStyle(6.5)
 	st.Color = color.Gray{Y: 60}
 	st.Rotation = math.Pi / 2

@@ -44,21 +44,27 @@ func Race(d RaceData, o Options) (*Figure, error) {
 	slices.SortFunc(entries, func(a, b RaceEntry) int {
 		return cmp.Or(cmp.Compare(a.Iteration, b.Iteration), cmp.Compare(a.Step, b.Step), cmp.Compare(a.Candidate, b.Candidate))
 	})
-	// x numbers the (iteration, step) pairs in order, from 1.
+	// x numbers the (iteration, step) pairs in order, from 1; each
+	// iteration spans from half a step before its first to half a step
+	// after its last.
 	x := map[[2]int]float64{}
 	var bounds []plot.Plotter
+	var spans iterationSpans
 	for _, e := range entries {
 		k := [2]int{e.Iteration, e.Step}
 		if _, ok := x[k]; !ok {
 			x[k] = float64(len(x) + 1)
-			if e.Step == 1 {
-				bounds = append(bounds, vline{x: x[k] - 0.5, label: fmt.Sprintf("iteration %d", e.Iteration)})
+			if e.Step == 1 || len(spans) == 0 || spans[len(spans)-1].n != e.Iteration {
+				bounds = append(bounds, vline{x: x[k] - 0.5})
+				spans = append(spans, iterationSpan{n: e.Iteration, from: x[k] - 0.5})
 			}
+			spans[len(spans)-1].to = x[k] + 0.5
 		}
 	}
 	p := newPanel("", "race step (instances, iteration after iteration)", "candidate", false)
 	p.Add(plotter.NewGrid())
 	p.Add(bounds...)
+	p.Add(spans)
 	// One line per candidate and iteration.
 	type run struct{ candidate, iteration int }
 	lines := map[run]plotter.XYs{}
@@ -110,6 +116,58 @@ func Race(d RaceData, o Options) (*Figure, error) {
 	p.X.Tick.Marker, p.Y.Tick.Marker = integerTicks{}, integerTicks{}
 	note := fmt.Sprintf("%d candidates, %d steps, %d eliminations", len(candidatesOf(entries)), len(x), len(crosses))
 	return newFigure(o, "Iterated race", note, []*plot.Plot{p}, legend, 0), nil
+}
+
+// iterationSpan is the x range of one iteration of a race.
+type iterationSpan struct {
+	n        int
+	from, to float64
+}
+
+// iterationSpans name the iterations of a race in a band above its data,
+// each centred over its steps, level: "iteration N" where that fits,
+// else N alone, else nothing. (Labels turned upright along the
+// boundaries, as vline writes them, crossed the candidates' lines at the
+// top of the plot and ran into each other where iterations are short.)
+type iterationSpans []iterationSpan
+
+// iterationStyle is the style of the iterations' names.
+var iterationStyle = func() draw.TextStyle {
+	st := textStyle(7)
+	st.Color = color.Gray{Y: 60}
+	st.XAlign, st.YAlign = draw.XCenter, draw.YBottom
+	return st
+}()
+
+// iterationGap is the room between the data and the names.
+const iterationGap = vg.Length(3)
+
+// Plot implements plot.Plotter: the names above c, in the room GlyphBoxes
+// asked for.
+func (s iterationSpans) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	for _, sp := range s {
+		x0, x1 := max(trX(sp.from), c.Min.X), min(trX(sp.to), c.Max.X)
+		for _, label := range []string{fmt.Sprintf("iteration %d", sp.n), strconv.Itoa(sp.n)} {
+			if iterationStyle.Width(label)+2 <= x1-x0 {
+				c.FillText(iterationStyle, vg.Point{X: (x0 + x1) / 2, Y: c.Max.Y + iterationGap}, label)
+				break
+			}
+		}
+	}
+}
+
+// DataRange implements plot.DataRanger: the steps with half a step on
+// either side, no y.
+func (s iterationSpans) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return s[0].from, s[len(s)-1].to, math.Inf(1), math.Inf(-1)
+}
+
+// GlyphBoxes implements plot.GlyphBoxer: a box at the top of the data as
+// high as the names, so that the plot keeps its data below them.
+func (s iterationSpans) GlyphBoxes(*plot.Plot) []plot.GlyphBox {
+	h := iterationStyle.Height("0") + iterationGap
+	return []plot.GlyphBox{{X: 0.5, Y: 1, Rectangle: vg.Rectangle{Max: vg.Point{Y: h}}}}
 }
 
 // integerTicks label whole numbers only, every 1, 2 or 5 times a power
