@@ -803,6 +803,11 @@ func TestConsoleKeepsCannedResults(t *testing.T) {
 		if !again.ComputedAt.Equal(first.ComputedAt) || first.ComputedAt.IsZero() {
 			t.Errorf("asked again on an unchanged lab: computed at %v, then %v; want the same", first.ComputedAt, again.ComputedAt)
 		}
+		// The page draws the result kept as the table of any result.
+		page := l.getHTML(t, "/sql?query=collection-summary")
+		if rows := strings.Count(page, "<tr>"); rows != len(first.Result.Rows)+1 || !strings.Contains(page, "<td class=\"\">"+first.Result.Rows[0][0].(string)+"</td>") {
+			t.Errorf("the page of collection-summary: %d table rows, want %d and the first collection", rows, len(first.Result.Rows)+1)
+		}
 		l.exec(t, `INSERT INTO collections (name, description) VALUES ('added', '')`)
 		l.exec(t, `INSERT INTO collection_puzzles (collection_id, puzzle_id, position) SELECT MAX(id), 1, 1 FROM collections`)
 		if after := summary(); !after.ComputedAt.After(again.ComputedAt) {
@@ -817,7 +822,7 @@ func TestConsoleKeepsCannedResults(t *testing.T) {
 		if !r.Computing {
 			t.Errorf("a canned query slower than the page's wait: computing %v, want true", r.Computing)
 		}
-		page := l.getHTML(t, strings.Replace(hardest, ".json", "", 1))
+		page = l.getHTML(t, strings.Replace(hardest, ".json", "", 1))
 		if refresh := strings.Contains(page, `http-equiv="refresh"`); !refresh || !strings.Contains(page, "Being computed") {
 			t.Errorf("the page of a result being computed: refresh %v, want a refresh and \"Being computed\"", refresh)
 		}
