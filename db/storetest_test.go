@@ -1128,6 +1128,20 @@ func suiteImportedRatingsBesideComputed(t *testing.T, d *db.DB) {
 	if got := db.FileRater("se-er", []string{"givens", "human"}); got != "se-er" {
 		t.Errorf("FileRater(se-er) = %q", got)
 	}
+	// rating_table names each rating's import, and leaves out the
+	// ratings of an import still loading.
+	if n := countOf(t, d, "SELECT COUNT(*) FROM rating_table WHERE import_id = 8"); n != 2 {
+		t.Errorf("rating_table: %d ratings of import 8, want 2", n)
+	}
+	im := &sudokulab.Import{FileName: "loading.csv", FileSHA256: strings.Repeat("ef", 32), Format: "csv"}
+	l, err := db.BeginImport(ctx, d, im, "{}", "test:1", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(l.ID, 23, imported("se-er", 3, l.ID))
+	if n, all := countOf(t, d, "SELECT COUNT(*) FROM rating_table WHERE import_id = ?", l.ID), countOf(t, d, "SELECT COUNT(*) FROM ratings WHERE import_id = ?", l.ID); n != 0 || all != 1 {
+		t.Errorf("rating_table shows %d of the %d ratings of a loading import, want none", n, all)
+	}
 	// A rating rate or merge would refuse is refused here too, and its
 	// transaction stores nothing.
 	c, err := db.GetCollection(ctx, d, "even")
