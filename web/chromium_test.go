@@ -127,7 +127,8 @@ func TestPagesInChromium(t *testing.T) {
 		{"/collections", 1, 0},
 		{"/collections/paper-puzzles", 1, 0},
 		{"/experiments", 1, 0},
-		{"/experiments/example-samples", 4, 4},
+		{"/experiments/example-samples", 4, 5},
+		{"/experiments/example-samples?config=exact&config=acs-eq1&ecdf.x=cpu&cd.measure=par", 4, 7},
 		{"/experiments/example-samples/compare?a=acs-eq1&b=franco-table3", 1, 0},
 		{fmt.Sprintf("/runs/%d", run), 0, 2},
 		{"/sql?sql=SELECT+*+FROM+puzzle_catalog", 1, 0},
@@ -166,6 +167,64 @@ func TestPagesInChromium(t *testing.T) {
 		t.Errorf("the open experiment page did not show the two running items: %q %v", running, err)
 	}
 	t.Logf("the open page showed the change after %s", time.Since(start).Round(10*time.Millisecond))
+	for _, p := range problems() {
+		t.Errorf("Chromium: %s", p)
+	}
+}
+
+// TestFigureSettingsInChromium chooses settings of the experiment page's
+// pictures in its form, as a researcher would: two configurations ticked,
+// the ECDF on CPU seconds; the form's GET leads to the page's URL holding
+// them (the fields left empty dropped), whose pictures are drawn with
+// them, the ranking pictures among them.
+func TestFigureSettingsInChromium(t *testing.T) {
+	l := newLab(t)
+	ctx, problems := browser(t, l.srv.URL)
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	const page = "/experiments/example-samples"
+	err := chromedp.Do(ctx, chromedp.Navigate(l.srv.URL+page),
+		chromedp.Click(chromedp.CSS(`form.figopts summary`)),
+		chromedp.Click(chromedp.CSS(`form.figopts input[value="exact"]`)),
+		chromedp.Click(chromedp.CSS(`form.figopts input[value="acs-eq1"]`)),
+		chromedp.SetValue(chromedp.CSS(`form.figopts select[name="ecdf.x"]`), "cpu"),
+		chromedp.Evaluate[chromedp.Void](`window.settingsBefore = true; undefined`),
+		chromedp.Click(chromedp.CSS(`form.figopts button[type="submit"]`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Evaluated again until the next page is there with its pictures: an
+	// evaluation under way when the page goes fails, and is tried again.
+	for {
+		loaded, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!window.settingsBefore && document.readyState === "complete" &&
+			[...document.querySelectorAll("img.plot")].every(i => i.complete && i.naturalWidth > 0)`))
+		if err == nil && loaded {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("no page with its pictures after the form: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	at, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := l.srv.URL + page + "?config=acs-eq1&config=exact&ecdf.x=cpu#pictures"; at != want {
+		t.Errorf("after the form, at %s, want %s", at, want)
+	}
+	srcs, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("img.plot")].map(i => i.getAttribute("src"))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"success.svg?config=acs-eq1&config=exact", "ecdf.svg?config=acs-eq1&config=exact&x=cpu", "convergence.svg?config=acs-eq1&config=exact",
+		"ert.svg?config=acs-eq1&config=exact", "cd.svg?config=acs-eq1&config=exact", "profile.svg?config=acs-eq1&config=exact", "aggecdf.svg?config=acs-eq1&config=exact"}
+	for i := range want {
+		want[i] = page + "/" + want[i]
+	}
+	if !slices.Equal(srcs, want) {
+		t.Errorf("the pictures are\n%v, want\n%v", srcs, want)
+	}
 	for _, p := range problems() {
 		t.Errorf("Chromium: %s", p)
 	}
