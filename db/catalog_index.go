@@ -135,11 +135,16 @@ func (cat *Catalog) Index(ctx context.Context) (*CatalogIndex, error) {
 		return fail(err)
 	}
 	shapeOf := map[[2]int]uint8{}
+	// Scanned into again and again: a variable per row would be one
+	// allocation each (Scan takes pointers), a row's text is copied into
+	// the bytes.
+	var (
+		id              int64
+		br, bc, givens  int
+		solutions       sql.NullInt64
+		status, created sql.RawBytes
+	)
 	for rows.Next() {
-		var id int64
-		var br, bc, givens int
-		var solutions sql.NullInt64
-		var status, created sql.RawBytes
 		if err := rows.Scan(&id, &br, &bc, &givens, &solutions, &status, &created); err != nil {
 			rows.Close()
 			return fail(err)
@@ -188,9 +193,9 @@ func (cat *Catalog) Index(ctx context.Context) (*CatalogIndex, error) {
 			return fail(err)
 		}
 		code := uint16(0)
+		var label sql.RawBytes // a string only when it changes
+		var id int64
 		for rows.Next() {
-			var label sql.RawBytes // a string only when it changes
-			var id int64
 			if err := rows.Scan(&label, &id); err != nil {
 				rows.Close()
 				return fail(err)
@@ -227,8 +232,8 @@ func (cat *Catalog) Index(ctx context.Context) (*CatalogIndex, error) {
 	ix.rowPuzzle = make([]uint32, 0, len(ix.ids)+len(ix.ids)/8)
 	ix.rowColl = make([]uint32, 0, cap(ix.rowPuzzle))
 	next := 0 // the next puzzle not yet given its rows
+	var pid, cid int64
 	for rows.Next() {
-		var pid, cid int64
 		if err := rows.Scan(&pid, &cid); err != nil {
 			rows.Close()
 			return fail(err)
@@ -339,7 +344,7 @@ func (ix *CatalogIndex) countCube() { ix.cube.Cells = ix.cells(nil) }
 func (ix *CatalogIndex) cells(set []uint64) []CubeCell {
 	n := len(ix.cube.Raters)
 	key := make([]byte, 8+2*n)
-	counts := map[string]int64{}
+	counts := map[string]*int64{}
 	for r, p := range ix.rowPuzzle {
 		if set != nil && set[p/64]&(1<<(p%64)) == 0 {
 			continue
@@ -350,13 +355,18 @@ func (ix *CatalogIndex) cells(set []uint64) []CubeCell {
 		for i := range n {
 			key[8+2*i], key[9+2*i] = byte(ix.level[i][p]), byte(ix.level[i][p]>>8)
 		}
-		counts[string(key)]++
+		if n := counts[string(key)]; n != nil {
+			*n++ // a look-up by string(key) copies nothing
+		} else {
+			one := int64(1)
+			counts[string(key)] = &one
+		}
 	}
 	cells := make([]CubeCell, 0, len(counts))
 	for k, rows := range counts {
 		c := uint32(k[0]) | uint32(k[1])<<8 | uint32(k[2])<<16 | uint32(k[3])<<24
 		cell := CubeCell{Shape: ix.shapes[k[4]], Givens: int(k[5]) | int(k[6])<<8, Count: CountClasses[k[7]],
-			Levels: make([]*string, n), Rows: rows}
+			Levels: make([]*string, n), Rows: *rows}
 		if c != 0 {
 			cell.Collection = &ix.collNames[c-1]
 		}

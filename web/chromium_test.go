@@ -112,6 +112,7 @@ const measurePage = `(() => {
 // experiment page shows a change of its progress without a reload.
 func TestPagesInChromium(t *testing.T) {
 	l := newLab(t)
+	l.tagOdd(t)
 	ctx, problems := browser(t, l.srv.URL)
 	run := l.count(t, `SELECT MIN(run_id) FROM trajectory_points`)
 	pages := []struct {
@@ -121,6 +122,8 @@ func TestPagesInChromium(t *testing.T) {
 		{"/", 2, 0},
 		{"/puzzles", 1, 0},
 		{"/puzzles?collection=sato-inoue-2010&sort=rating:se&desc=1", 1, 0},
+		{"/puzzles?tag=odd+one&sort=givens", 1, 0},
+		{"/tags/odd%20one", 1, 0},
 		{"/puzzles/10", 3, 2},
 		{"/puzzles/10/path?step=5", 0, 1},
 		{"/puzzles/10/path?rater=se&step=40", 0, 1},
