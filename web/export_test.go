@@ -2,10 +2,12 @@ package web
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/figures"
 )
 
 // KeptMax bounds the values a keeper holds.
@@ -56,5 +58,17 @@ func SetPathFinder(s *Server, find func(ctx context.Context) error) {
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		return solvedPath{}, find(ctx)
+	}
+}
+
+// CountFigureDraws makes s count the pictures it draws, by kind, into
+// drawn, which the caller reads after the requests; call it before s
+// serves.
+func CountFigureDraws(s *Server, drawn map[string]int) {
+	var mu sync.Mutex
+	s.figureDrawn = func(r figures.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		drawn[r.Kind]++
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"html"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -182,5 +183,42 @@ func TestFigureSettings(t *testing.T) {
 		if code != http.StatusBadRequest || !strings.Contains(body, html.EscapeString(msg)) {
 			t.Errorf("%s: %d %s, want 400 saying %s", path, code, body, msg)
 		}
+	}
+}
+
+// TestFigureErrorKept: a ranking picture that cannot be drawn (80
+// configurations that share no puzzle) is tried once, not each time the
+// experiment page is shown, while the lab is unchanged; its picture's URL
+// answers 404 with the reason, from what was kept.
+func TestFigureErrorKept(t *testing.T) {
+	l := newLab(t)
+	s := l.server(t, web.Options{})
+	drawn := map[string]int{}
+	web.CountFigureDraws(s, drawn)
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	get := func(path string) (int, string) {
+		t.Helper()
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode, string(b)
+	}
+	for range 3 {
+		if code, page := get("/experiments/example-samples"); code != http.StatusOK || !strings.Contains(page, "Not drawn: compare:") {
+			t.Fatalf("the experiment page: %d, or it does not say why cd is not drawn", code)
+		}
+	}
+	if code, body := get("/experiments/example-samples/cd.svg"); code != http.StatusNotFound || !strings.Contains(body, "no puzzle has a score of every one") {
+		t.Errorf("cd.svg: %d %s", code, body)
+	}
+	if drawn["cd"] != 1 || drawn["profile"] != 1 {
+		t.Errorf("drawn %v: want cd and profile tried once each", drawn)
 	}
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -48,7 +49,10 @@ func (s *Server) comparison(ctx context.Context, o compare.Options) (*compare.Re
 // figure returns the picture req of an experiment, which the query canon
 // asks for (figureRequest), kept as experimentReport keeps a report (the
 // pictures read every run of the experiment, some every trajectory
-// point).
+// point). A picture that cannot be drawn (an EINVALID or ENOTFOUND error,
+// such as a ranking of configurations that share no puzzle) is kept too,
+// as its error: the experiment page asks for the ranking pictures each
+// time it is shown.
 func (s *Server) figure(ctx context.Context, req figures.Request, canon url.Values) (*plots.Figure, error) {
 	if req.Kind != "success" {
 		p, err := s.keptProgress(ctx, req.Selection.Experiment)
@@ -63,10 +67,33 @@ func (s *Server) figure(ctx context.Context, req figures.Request, canon url.Valu
 			return nil, err
 		}
 	}
-	fig, _, err := keptValueOf(ctx, s.kept, "figure\x00"+req.Kind+"\x00"+req.Selection.Experiment+"\x00"+canon.Encode(), keep{}, func(ctx context.Context) (*plots.Figure, error) {
-		return req.Draw(ctx, s.db)
+	drawn, _, err := keptValueOf(ctx, s.kept, "figure\x00"+req.Kind+"\x00"+req.Selection.Experiment+"\x00"+canon.Encode(), keep{}, func(ctx context.Context) (keptFigure, error) {
+		fig, err := s.drawFigure(ctx, req)
+		var se *sudokulab.Error
+		if errors.As(err, &se) && (se.Code == sudokulab.EINVALID || se.Code == sudokulab.ENOTFOUND) {
+			return keptFigure{err: err}, nil
+		}
+		return keptFigure{fig: fig}, err
 	})
-	return fig, err
+	if err != nil {
+		return nil, err
+	}
+	return drawn.fig, drawn.err
+}
+
+// keptFigure is a picture drawn, or why it cannot be.
+type keptFigure struct {
+	fig *plots.Figure
+	err error
+}
+
+// drawFigure draws the picture req of the server's lab: req.Draw, or a
+// test's stand-in.
+func (s *Server) drawFigure(ctx context.Context, req figures.Request) (*plots.Figure, error) {
+	if s.figureDrawn != nil {
+		s.figureDrawn(req)
+	}
+	return req.Draw(ctx, s.db)
 }
 
 // hasTrajectories tells whether the experiment called name has runs with

@@ -31,6 +31,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/figures"
 	"sudokulab/queries"
 	"sudokulab/raters"
 )
@@ -118,6 +119,8 @@ type Server struct {
 	cannedSlot chan struct{}
 	// cur is nil on a server that only reads.
 	cur *curation
+	// figureDrawn, when not nil, is told of each picture drawn (tests).
+	figureDrawn func(figures.Request)
 }
 
 // New returns a Server over d, which the caller opened (read-only for a
