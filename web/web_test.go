@@ -483,31 +483,32 @@ func TestFacetsFollowChanges(t *testing.T) {
 // the rows do not: the catalog index kept is used only while the
 // database is as it was read.
 func TestPuzzlesRowsFollowChanges(t *testing.T) {
-	l := newLab(t)
-	srv := l.serveWith(t, web.Options{FacetsLag: time.Hour})
-	page := func(path string) catalogPage {
-		t.Helper()
-		resp, err := http.Get(srv.URL + path)
-		if err != nil {
-			t.Fatal(err)
+	onEngines(t, func(t *testing.T, l *lab) {
+		srv := l.serveWith(t, web.Options{FacetsLag: time.Hour})
+		page := func(path string) catalogPage {
+			t.Helper()
+			resp, err := http.Get(srv.URL + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var p catalogPage
+			if err := json.NewDecoder(resp.Body).Decode(&p); resp.StatusCode != 200 || err != nil {
+				t.Fatalf("GET %s: %d %v", path, resp.StatusCode, err)
+			}
+			return p
 		}
-		defer resp.Body.Close()
-		var p catalogPage
-		if err := json.NewDecoder(resp.Body).Decode(&p); resp.StatusCode != 200 || err != nil {
-			t.Fatalf("GET %s: %d %v", path, resp.StatusCode, err)
+		before := page("/puzzles.json?nocollection=1&desc=1")
+		l.addPuzzle(t, 36)
+		last := l.count(t, `SELECT MAX(id) FROM puzzles`)
+		after := page("/puzzles.json?nocollection=1&desc=1")
+		if after.Total != before.Total {
+			t.Errorf("total %d, then %d: the counts were not kept", before.Total, after.Total)
 		}
-		return p
-	}
-	before := page("/puzzles.json?nocollection=1&desc=1")
-	l.addPuzzle(t, 36)
-	last := l.count(t, `SELECT MAX(id) FROM puzzles`)
-	after := page("/puzzles.json?nocollection=1&desc=1")
-	if after.Total != before.Total {
-		t.Errorf("total %d, then %d: the counts were not kept", before.Total, after.Total)
-	}
-	if len(after.Rows) != len(before.Rows)+1 || after.Rows[0].ID != last {
-		t.Errorf("rows %v after adding puzzle %d to %v", after.Rows, last, before.Rows)
-	}
+		if len(after.Rows) != len(before.Rows)+1 || after.Rows[0].ID != last {
+			t.Errorf("rows %v after adding puzzle %d to %v", after.Rows, last, before.Rows)
+		}
+	})
 }
 
 func TestPuzzlesBadQuery(t *testing.T) {
