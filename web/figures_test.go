@@ -195,20 +195,12 @@ func TestFigureErrorKept(t *testing.T) {
 	s := l.server(t, web.Options{})
 	drawn := map[string]int{}
 	web.CountFigureDraws(s, drawn)
-	srv := httptest.NewServer(s)
-	defer srv.Close()
+	// The lab's requests go to this server from now on.
+	l.srv = httptest.NewServer(s)
+	defer l.srv.Close()
 	get := func(path string) (int, string) {
-		t.Helper()
-		resp, err := http.Get(srv.URL + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp.StatusCode, string(b)
+		code, _, body := l.get(t, path)
+		return code, body
 	}
 	for range 3 {
 		if code, page := get("/experiments/example-samples"); code != http.StatusOK || !strings.Contains(page, "Not drawn: compare:") {
