@@ -65,9 +65,9 @@ type CatalogIndex struct {
 }
 
 // indexSmallSet bounds the rows a filter may keep for a page under a sort
-// other than id to be read through the ids of all of them (SQL sorts
-// them); a filter keeping more is read in the sort's order, as without
-// the index.
+// on a column the index does not hold (label, position, a rating) to be
+// read through the ids of all of them (SQL sorts them); a filter keeping
+// more is read in the sort's order, as without the index.
 var indexSmallSet = 10000
 
 // Index reads the catalog index, in one reading of each table.
@@ -470,10 +470,10 @@ func (ix *CatalogIndex) rowCollID(r int) int64 {
 }
 
 // candidates returns the ids of the puzzles whose rows may be on the page
-// of q, of n rows after the token after, sorted by col: in id order, those
-// of the next n rows under q's filter; under another sort, those of every
-// row under the filter when there are at most indexSmallSet, else those
-// of the next n rows when the index holds the sort's column. ok is false
+// of q, of n rows after the token after, sorted by col: in id order, or
+// in the order of a column the index holds, those of the next n rows under
+// q's filter; under another sort, those of every row under the filter
+// when there are at most indexSmallSet. ok is false
 // when the index cannot narrow the page down (the page is then read as
 // without it).
 func (ix *CatalogIndex) candidates(q CatalogQuery, col sortCol, after *pageToken, n int, tagged []int64) (ids []int64, ok bool) {
@@ -520,12 +520,15 @@ func (ix *CatalogIndex) candidates(q CatalogQuery, col sortCol, after *pageToken
 		// Every row: an index on the column gives the page in order.
 		return nil, false
 	}
+	if _, held := ix.sortKey(q.Sort); held {
+		return ix.firstRows(m, q, after, n)
+	}
 	ids = []int64{}
 	rows := 0
 	for r := range ix.rowPuzzle {
 		if m.match(r) {
 			if rows++; rows > indexSmallSet {
-				return ix.firstRows(m, q, after, n)
+				return nil, false
 			}
 			if id := ix.ids[ix.rowPuzzle[r]]; len(ids) == 0 || ids[len(ids)-1] != id {
 				ids = append(ids, id)
