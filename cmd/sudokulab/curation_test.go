@@ -102,7 +102,6 @@ func TestMissingIsNotFound(t *testing.T) {
 		{"runs list --experiment", []string{"runs", "list", "--experiment", "nosuch"}, `no experiment called "nosuch"`},
 		{"runs show", []string{"runs", "show", "99999"}, "99999"},
 		{"experiments show", []string{"experiments", "show", "nosuch"}, `no experiment called "nosuch"`},
-		{"worker --experiment", []string{"worker", "--experiment", "nosuch"}, `no experiment called "nosuch"`},
 		{"query", []string{"query", "nosuch"}, `no query called "nosuch"`},
 		{"query show", []string{"query", "show", "nosuch"}, `no query called "nosuch"`},
 		{"query --param collection", []string{"query", "success-by-collection", "--param", "collection=nosuch"}, `no collection called "nosuch"`},
