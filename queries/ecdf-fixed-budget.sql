@@ -18,7 +18,7 @@ selected AS (
           SELECT id FROM puzzle_catalog WHERE collection = :collection))
 ),
 points AS (
-  SELECT s.id AS run_id, s.config, t.best_cost,
+  SELECT s.id AS run_id, s.config, t.seq, t.best_cost,
          CASE WHEN :axis = 'generations' THEN t.generation ELSE t.evaluations END AS x
   FROM selected s
   JOIN trajectory_points t ON t.run_id = s.id
@@ -30,11 +30,22 @@ budgets(budget, step) AS (
   FROM budgets
   WHERE budget < (SELECT MAX(x) FROM points)
 ),
+stepped AS (
+  -- Each point with the best cost recorded up to it and the next point's
+  -- x: it stands for its run at every budget from its x up to the next's.
+  SELECT run_id, config, x,
+         MIN(best_cost) OVER (PARTITION BY run_id ORDER BY x, seq ROWS UNBOUNDED PRECEDING) AS best_cost,
+         LEAD(x) OVER (PARTITION BY run_id ORDER BY x, seq) AS next_x
+  FROM points
+),
 best AS (
-  SELECT p.config, p.run_id, b.budget, MIN(p.best_cost) AS best_cost
-  FROM points p
-  JOIN budgets b ON p.x <= b.budget
-  GROUP BY p.config, p.run_id, b.budget
+  -- The best within a budget is the smallest recorded at or before it:
+  -- the running minimum at the run's last point within the budget (one
+  -- row per run and budget, where joining every point with every budget
+  -- above it and grouping gave ten times as many rows).
+  SELECT s.config, s.run_id, b.budget, s.best_cost
+  FROM stepped s
+  JOIN budgets b ON b.budget >= s.x AND (s.next_x IS NULL OR b.budget < s.next_x)
 )
 SELECT config, budget,
        COUNT(*) AS runs,
