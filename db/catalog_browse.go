@@ -19,6 +19,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -220,7 +221,8 @@ func (cat *Catalog) from(f CatalogFilter, members bool, joins string, joinArgs .
 			return "", nil, sudokulab.Errorf(sudokulab.EINVALID, "shape %q: want box rows x box columns, such as 3x3", f.Shape)
 		}
 		if f.Broad {
-			conds = append(conds, "+p.box_rows = ? AND +p.box_cols = ?")
+			u := dialectByDriver(cat.x.DriverName()).unindexed
+			conds = append(conds, u+"p.box_rows = ? AND "+u+"p.box_cols = ?")
 		} else {
 			conds = append(conds, "p.box_rows = ? AND p.box_cols = ?")
 		}
@@ -228,7 +230,7 @@ func (cat *Catalog) from(f CatalogFilter, members bool, joins string, joinArgs .
 	}
 	if f.Givens != nil {
 		if f.Broad {
-			conds = append(conds, "+p.givens = ?")
+			conds = append(conds, dialectByDriver(cat.x.DriverName()).unindexed+"p.givens = ?")
 		} else {
 			conds = append(conds, "p.givens = ?")
 		}
@@ -417,9 +419,14 @@ func (cat *Catalog) page(ctx context.Context, q CatalogQuery, limit int) (Catalo
 			outer = " LEFT" + inner
 			if l, ok := q.Filter.Levels[rater]; ok {
 				// Only a rating can have the level: the rows without a
-				// value are the rated ones whose value is NULL.
+				// value are the rated ones whose value is NULL. The
+				// join tests the level, the filter need not test it
+				// again (PostgreSQL took the two tests for independent,
+				// and sorted every puzzle of the level).
 				inner += " AND rs.label = ?"
 				outer, joinArgs = inner, append(joinArgs, l)
+				q.Filter.Levels = maps.Clone(q.Filter.Levels)
+				delete(q.Filter.Levels, rater)
 			}
 			drive = driveRating
 		}

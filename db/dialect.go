@@ -40,6 +40,14 @@ type dialect struct {
 	// skipLocked ends a subquery that picks rows to claim: rows another
 	// transaction is claiming are skipped rather than waited for.
 	skipLocked string
+	// unindexed is written before a column that a filter should test on
+	// rows read in another order rather than look up through the
+	// column's index: "+" in SQLite, whose planner then sees an
+	// expression; nothing in PostgreSQL, whose planner weighs such a
+	// filter by the column's statistics, which an expression hides (it
+	// then guessed that a filter keeping every puzzle kept none, and
+	// sorted a million rows).
+	unindexed string
 	// mistyped, where the engine stores values of any type in any column
 	// (SQLite), finds the rows of table whose INTEGER or REAL columns hold
 	// another type; nil where the engine enforces column types. key names

@@ -37,6 +37,7 @@ var postgresDialect = dialect{
 	now:         `to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
 	lease:       `to_char((clock_timestamp() + CAST(? AS bigint) * interval '1 millisecond') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
 	skipLocked:  " FOR UPDATE SKIP LOCKED",
+	unindexed:   "",
 }
 
 // postgresConns bounds each process's pool: every worker process holds

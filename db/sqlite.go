@@ -41,6 +41,7 @@ var sqliteDialect = dialect{
 	// One writer at a time: a claim inside BEGIN IMMEDIATE sees no other
 	// claim in flight.
 	skipLocked: "",
+	unindexed:  "+",
 	mistyped:   sqliteMistyped,
 }
 
