@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -69,8 +70,19 @@ func CheckName(what, name string) error {
 }
 
 // CheckLabel reports a label (of a puzzle in a collection, or a rating's
-// grade) longer than MaxLabelBytes or not UTF-8.
-func CheckLabel(label string) error { return checkText("label", label, MaxLabelBytes) }
+// grade) longer than MaxLabelBytes, not UTF-8, or holding a NUL
+// character.
+func CheckLabel(label string) error {
+	if err := checkText("label", label, MaxLabelBytes); err != nil {
+		return err
+	}
+	if strings.ContainsRune(label, 0) {
+		// PostgreSQL's text holds none, and SQLite's text functions end
+		// the label there.
+		return fmt.Errorf("label %.80q holds a NUL character", label)
+	}
+	return nil
+}
 
 // CheckJSONObject reports text that is not one JSON object of at most
 // MaxJSONBytes. Empty text is allowed when optional is true (a NULL

@@ -61,6 +61,7 @@ func TestCheckRecords(t *testing.T) {
 		{"membership", (&sudokulab.Membership{Position: 1, Label: "no1", Metadata: `{"ER":"11.9"}`}).Check, ""},
 		{"membership position 0", (&sudokulab.Membership{Position: 0}).Check, "position 0"},
 		{"membership label too long", (&sudokulab.Membership{Position: 1, Label: strings.Repeat("x", sudokulab.MaxLabelBytes+1)}).Check, "label is 1025 bytes long"},
+		{"membership label with a NUL", (&sudokulab.Membership{Position: 1, Label: "a\x00b"}).Check, `label "a\x00b" holds a NUL character`},
 		{"membership metadata array", (&sudokulab.Membership{Position: 1, Metadata: `[1]`}).Check, "metadata are not a JSON object"},
 		{"membership metadata two objects", (&sudokulab.Membership{Position: 1, Metadata: `{} {}`}).Check, "text after the object"},
 

@@ -15,7 +15,8 @@ import (
 // TestLongLabelsOnBothBackends gives a label longer than
 // sudokulab.MaxLabelBytes, text no compression shortens (PostgreSQL's
 // index on label takes at most about 2,700 bytes of an entry), to import
-// and to collections add on SQLite and PostgreSQL: each engine refuses it
+// and to collections add, and one holding a NUL (which PostgreSQL's text
+// cannot hold) to import, on SQLite and PostgreSQL: each engine refuses it
 // the same way, naming the file and line or the puzzle, and stores
 // nothing of the failed command.
 func TestLongLabelsOnBothBackends(t *testing.T) {
@@ -30,7 +31,8 @@ func TestLongLabelsOnBothBackends(t *testing.T) {
 	}
 	long := base64.StdEncoding.EncodeToString(raw) // 3,000 bytes
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"long.csv": "puzzle,label\n" + g1 + ",short\n" + g2 + "," + long + "\n"})
+	writeFiles(t, dir, map[string]string{"long.csv": "puzzle,label\n" + g1 + ",short\n" + g2 + "," + long + "\n",
+		"nul.csv": "puzzle,label\n" + g1 + ",short\n" + g2 + ",a\x00b\n"})
 	file := filepath.Join(dir, "long.csv")
 	for _, b := range []struct {
 		name   string
@@ -43,6 +45,14 @@ func TestLongLabelsOnBothBackends(t *testing.T) {
 			target := initDB(t, b.target(t))
 			_, errOut, code := run(t, "--db", target, "import", file)
 			if want := "long.csv:3: label is 3000 bytes long, more than " + strconv.Itoa(sudokulab.MaxLabelBytes); code != exitInvalid || !strings.Contains(errOut, want) {
+				t.Errorf("import: exit %d, %q; want exit %d naming %q", code, errOut, exitInvalid, want)
+			}
+			if got := mustRun(t, "--db", target, "-O", "csv", "sql", "SELECT (SELECT COUNT(*) FROM puzzles) + (SELECT COUNT(*) FROM imports) AS n"); got != "n\n0\n" {
+				t.Errorf("after the failed import:\n%s", got)
+			}
+			// PostgreSQL's text holds no NUL: refused on both engines.
+			_, errOut, code = run(t, "--db", target, "import", filepath.Join(dir, "nul.csv"))
+			if want := `nul.csv:3: label "a\x00b" holds a NUL character`; code != exitInvalid || !strings.Contains(errOut, want) {
 				t.Errorf("import: exit %d, %q; want exit %d naming %q", code, errOut, exitInvalid, want)
 			}
 			if got := mustRun(t, "--db", target, "-O", "csv", "sql", "SELECT (SELECT COUNT(*) FROM puzzles) + (SELECT COUNT(*) FROM imports) AS n"); got != "n\n0\n" {
