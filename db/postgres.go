@@ -56,6 +56,14 @@ func openPostgres(ctx context.Context, target string, opts Options) (*sql.DB, er
 	if opts.ReadOnly {
 		cfg.RuntimeParams["default_transaction_read_only"] = "on"
 	}
+	// No JIT compilation: it starts when a plan's estimated cost passes
+	// jit_above_cost, which a LIMIT query with a filter it cannot
+	// estimate passes while reading a few hundred rows, and then costs
+	// 30 to 50 ms per statement (an experiment page's run list, 0.6 ms
+	// of work, took 58 ms on the PostgreSQL scale lab), where it saved
+	// nothing measurable on an aggregate over 10,000,000 trajectory
+	// points (docs/web.md, How fast: PostgreSQL).
+	cfg.RuntimeParams["jit"] = "off"
 	// A statement whose context ends (Ctrl-C, a deadline) is cancelled on
 	// the server too, not only abandoned by the client: pgx's default
 	// closes the connection and leaves the server running the statement
