@@ -79,7 +79,7 @@ type Options struct {
 	Raters *raters.Registry
 	// CannedTimeout bounds a canned query of the SQL console whose
 	// result the page did not wait for, computed in the background; 0
-	// means DefaultCannedTimeout.
+	// means DefaultCannedTimeout, the limit `sudokulab query` has.
 	CannedTimeout time.Duration
 	// MaxSelection bounds the rows a curation form takes from the puzzle
 	// table; 0 means DefaultMaxSelection.
@@ -92,7 +92,7 @@ type Options struct {
 // Options.CannedTimeout's, FacetsLag's, PageTimeout's and PathTimeout's.
 const (
 	DefaultConsoleTimeout = time.Second
-	DefaultCannedTimeout  = 2 * time.Minute
+	DefaultCannedTimeout  = db.DefaultStatementTimeout // as sudokulab query's
 	DefaultFacetsLag      = 5 * time.Second
 	DefaultPageTimeout    = 5 * time.Second
 	DefaultPathTimeout    = 10 * time.Second
