@@ -9,6 +9,7 @@ import (
 	"io"
 	"iter"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,6 +52,7 @@ type csvLayout struct {
 	puzzle, solution, label, collection int // -1: none
 	tags                                int // -1: none
 	raters                              map[int]string
+	labels                              map[int]string // rating-label:RATER columns
 	names                               []string
 }
 
@@ -100,7 +102,7 @@ func delimiter(s string) rune {
 // layout finds the columns of a header; ok is false when it has no
 // puzzle column.
 func layout(h headerLine, o *Options) (csvLayout, bool) {
-	l := csvLayout{puzzle: -1, solution: -1, label: -1, collection: -1, tags: -1, raters: map[int]string{}, names: h.fields}
+	l := csvLayout{puzzle: -1, solution: -1, label: -1, collection: -1, tags: -1, raters: map[int]string{}, labels: map[int]string{}, names: h.fields}
 	low := make([]string, len(h.fields))
 	for i, f := range h.fields {
 		low[i] = strings.ToLower(strings.TrimSpace(f))
@@ -141,6 +143,9 @@ func layout(h headerLine, o *Options) (csvLayout, bool) {
 		}
 		if r, ok := strings.CutPrefix(f, "rating:"); ok && r != "" {
 			l.raters[i] = strings.TrimSpace(h.fields[i])[len("rating:"):] // rater names keep their case
+		}
+		if r, ok := strings.CutPrefix(f, ratingLabelPrefix); ok && r != "" {
+			l.labels[i] = strings.TrimSpace(h.fields[i])[len(ratingLabelPrefix):]
 		}
 	}
 	if strings.Join(low, ",") == "id,puzzle,solution,clues,difficulty" {
@@ -596,6 +601,10 @@ func csvEntry(o *Options, l csvLayout, rec []string, line int, unrated map[int]*
 				continue
 			}
 		}
+		if rater, ok := l.labels[i]; ok {
+			p.rec.setRatingLabel(rater, v)
+			continue
+		}
 		if rater, ok := l.raters[i]; ok {
 			if x, err := strconv.ParseFloat(v, 64); err == nil {
 				p.rec.Ratings = append(p.rec.Ratings, Rating{Rater: rater, Value: x})
@@ -662,17 +671,35 @@ func csvMetaColumn(header []string, name string) bool {
 	return l.puzzle == 0 && l.solution == 1 && l.label == 2 && l.collection == 3
 }
 
+// ratingLabelPrefix starts the name of a CSV column of rating labels: the
+// labels of the rater it names, whose numbers are in rating:RATER.
+const ratingLabelPrefix = "rating-label:"
+
+// setRatingLabel gives the record's rating by rater the label, adding a
+// rating without a number when the record has none by rater.
+func (r *Record) setRatingLabel(rater, label string) {
+	for i := range r.Ratings {
+		if r.Ratings[i].Rater == rater {
+			r.Ratings[i].Label = label
+			return
+		}
+	}
+	r.Ratings = append(r.Ratings, Rating{Rater: rater, Value: math.NaN(), Label: label})
+}
+
 // encodeCSV writes a header and one row per puzzle: puzzle, solution,
-// label, collection, a rating:RATER column per rater, a tags column (a
-// JSON array of strings) when a puzzle has tags, and a column per
-// metadata field.
+// label, collection, a rating:RATER column per rater (empty where a
+// rating has no number) and a rating-label:RATER column per rater with
+// labels, a tags column (a JSON array of strings) when a puzzle has tags,
+// and a column per metadata field.
 func encodeCSV(w io.Writer, recs []Record) error {
-	raters, keys := map[string]bool{}, map[string]bool{}
+	raters, labelled, keys := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	tagged := false
 	for _, r := range recs {
 		tagged = tagged || len(r.Tags) > 0
 		for _, x := range r.Ratings {
 			raters[x.Rater] = true
+			labelled[x.Rater] = labelled[x.Rater] || x.Label != ""
 		}
 		for k := range r.Metadata {
 			keys[k] = true
@@ -682,6 +709,13 @@ func encodeCSV(w io.Writer, recs []Record) error {
 	header := []string{"puzzle", "solution", "label", "collection"}
 	for _, r := range rs {
 		header = append(header, "rating:"+r)
+	}
+	labelCol := map[string]int{}
+	for _, r := range rs {
+		if labelled[r] {
+			labelCol[r] = len(header)
+			header = append(header, ratingLabelPrefix+r)
+		}
 	}
 	tags := -1
 	if tagged {
@@ -722,7 +756,12 @@ func encodeCSV(w io.Writer, recs []Record) error {
 			}
 		}
 		for _, x := range r.Ratings {
-			row[4+slices.Index(rs, x.Rater)] = strconv.FormatFloat(x.Value, 'g', -1, 64)
+			if x.HasValue() {
+				row[4+slices.Index(rs, x.Rater)] = strconv.FormatFloat(x.Value, 'g', -1, 64)
+			}
+			if x.Label != "" {
+				row[labelCol[x.Rater]] = x.Label
+			}
 		}
 		if tags >= 0 && len(r.Tags) > 0 {
 			row[tags] = tagText(r.Tags)

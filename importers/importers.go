@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -55,13 +56,21 @@ type Record struct {
 	Note string
 }
 
-// Rating is a numeric difficulty rating of a puzzle given by a file.
+// Rating is a difficulty rating of a puzzle given by a file: a number, a
+// label, or both.
 type Rating struct {
 	// Rater names the rating and where it comes from, such as "se-er" for
 	// the Sudoku Explainer rating ER.
 	Rater string
+	// Value is the number, NaN when the rating has none (only a label,
+	// such as Sudoku Explainer's "partial").
 	Value float64
+	// Label is the rater's verbal grade, or empty.
+	Label string
 }
+
+// HasValue reports whether the rating has a number.
+func (r Rating) HasValue() bool { return !math.IsNaN(r.Value) }
 
 // tagList reads tags written as a JSON array of strings, sorted and each
 // once; ok is false for anything else (such a column or field is read as

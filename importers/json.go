@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -218,13 +219,13 @@ func jsonEntry(o *Options, raw json.RawMessage, line int) pending {
 		case lk == "collection":
 			p.rec.Collection, _ = jsonString(v)
 		case lk == "ratings":
-			var m map[string]float64
+			var m map[string]jsonRating
 			if err := json.Unmarshal(v, &m); err != nil {
-				p.err = o.errorf(line, "ratings: want an object of numbers: %v", err)
+				p.err = o.errorf(line, "ratings: want an object of numbers, labels or {\"value\": NUMBER, \"label\": TEXT}: %v", err)
 				return p
 			}
 			for _, rater := range sortedKeys(boolKeys(m)) {
-				p.rec.Ratings = append(p.rec.Ratings, Rating{Rater: rater, Value: m[rater]})
+				p.rec.Ratings = append(p.rec.Ratings, Rating{Rater: rater, Value: m[rater].value, Label: m[rater].label})
 			}
 		case lk == "tags" && p.rec.Tags == nil:
 			if tags, ok := tagList(v); ok {
@@ -323,19 +324,67 @@ func jsonGrid(o *Options, line int, v json.RawMessage) (rawCells, error) {
 	return rawCells{toks: toks, numeric: true}, nil
 }
 
+// jsonRating is a rating in a ratings object: a number when it has no
+// label, its label (a string) when it has no number, else an object
+// {"value": NUMBER, "label": TEXT} (either member may be left out).
+type jsonRating struct {
+	value float64 // NaN: none
+	label string
+}
+
+func (r jsonRating) MarshalJSON() ([]byte, error) {
+	switch {
+	case r.label == "" && math.IsNaN(r.value):
+		return []byte("null"), nil // a rating of neither, read back as none
+	case r.label == "":
+		return json.Marshal(r.value)
+	case math.IsNaN(r.value):
+		return json.Marshal(r.label)
+	}
+	return json.Marshal(struct {
+		Value float64 `json:"value"`
+		Label string  `json:"label"`
+	}{r.value, r.label})
+}
+
+func (r *jsonRating) UnmarshalJSON(b []byte) error {
+	r.value = math.NaN()
+	switch t := bytes.TrimSpace(b); {
+	case len(t) > 0 && t[0] == '"':
+		return json.Unmarshal(t, &r.label)
+	case len(t) > 0 && t[0] == '{':
+		var o struct {
+			Value *float64 `json:"value"`
+			Label string   `json:"label"`
+		}
+		if err := json.Unmarshal(t, &o); err != nil {
+			return err
+		}
+		if o.Value == nil && o.Label == "" {
+			return errors.New("a rating object without value or label")
+		}
+		if o.Value != nil {
+			r.value = *o.Value
+		}
+		r.label = o.Label
+		return nil
+	}
+	return json.Unmarshal(b, &r.value)
+}
+
 // encodeJSON writes an array of objects, one per line: puzzle, solution,
-// label, collection, ratings, tags and metadata. Grids up to 9x9 are strings;
+// label, collection, ratings (see jsonRating), tags and metadata. Grids up to 9x9 are strings;
 // larger ones are arrays of rows of numbers, 0 for blanks, so that they
 // read back without a symbol set.
 func encodeJSON(w io.Writer, recs []Record) error {
 	type obj struct {
-		Puzzle     any                `json:"puzzle"`
-		Solution   any                `json:"solution,omitempty"`
-		Label      string             `json:"label,omitempty"`
-		Collection string             `json:"collection,omitempty"`
-		Ratings    map[string]float64 `json:"ratings,omitempty"`
-		Tags       []string           `json:"tags,omitempty"`
-		Metadata   map[string]string  `json:"metadata,omitempty"`
+		Puzzle     any                   `json:"puzzle"`
+		Solution   any                   `json:"solution,omitempty"`
+		Label      string                `json:"label,omitempty"`
+		Collection string                `json:"collection,omitempty"`
+		Ratings    map[string]jsonRating `json:"ratings,omitempty"`
+		Tags       []string              `json:"tags,omitempty"`
+		Metadata   map[string]string     `json:"metadata,omitempty"`
 	}
 	bw := bufio.NewWriter(w)
 	bw.WriteString("[")
@@ -346,9 +395,9 @@ func encodeJSON(w io.Writer, recs []Record) error {
 			o.Solution = jsonGridValue(r.Solution.N(), r.Solution.Cells)
 		}
 		if len(r.Ratings) > 0 {
-			o.Ratings = map[string]float64{}
+			o.Ratings = map[string]jsonRating{}
 			for _, x := range r.Ratings {
-				o.Ratings[x.Rater] = x.Value
+				o.Ratings[x.Rater] = jsonRating{x.Value, x.Label}
 			}
 		}
 		b, err := json.Marshal(o)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,7 +17,8 @@ import (
 // StoredRecord is a stored puzzle as a Record for an encoder: its givens
 // and solution, its label, collection and source line in m, its metadata
 // (a JSON object: string values as they are, others as JSON text), its
-// ratings that have a value, and its tags (sorted).
+// ratings with a number or a label (a value NULL as NaN, a label alone
+// as the se rater's "partial" kept), and its tags (sorted).
 func StoredRecord(p sudokulab.Puzzle, m sudokulab.Membership, ratings []sudokulab.Rating, tags []string) (Record, error) {
 	r := Record{Grid: p.Givens, Solution: p.Solution, Label: m.Label, Collection: m.Collection, Line: m.SourceLine,
 		Tags: slices.Sorted(slices.Values(tags))}
@@ -38,9 +40,13 @@ func StoredRecord(p sudokulab.Puzzle, m sudokulab.Membership, ratings []sudokula
 		}
 	}
 	for _, x := range ratings {
+		v := math.NaN()
 		if x.Value != nil {
-			r.Ratings = append(r.Ratings, Rating{Rater: x.Rater, Value: *x.Value})
+			v = *x.Value
+		} else if x.Label == "" {
+			continue // neither number nor label: nothing a file's rating holds
 		}
+		r.Ratings = append(r.Ratings, Rating{Rater: x.Rater, Value: v, Label: x.Label})
 	}
 	return r, nil
 }

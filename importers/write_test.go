@@ -40,15 +40,17 @@ func TestEncodeFiles(t *testing.T) {
 }
 
 // TestStoredRecord keeps string metadata as it is and other values as
-// JSON text, leaves out ratings without a value, and sorts the tags.
+// JSON text, keeps a rating that is a label alone (value NaN), leaves
+// out one with neither value nor label, and sorts the tags.
 func TestStoredRecord(t *testing.T) {
 	v := 3.5
 	r, err := importers.StoredRecord(sudokulab.Puzzle{ID: 4}, sudokulab.Membership{Label: "x", Metadata: `{"a": "b", "n": 2, "o": {"k": 1}}`},
-		[]sudokulab.Rating{{Rater: "human", Value: &v}, {Rater: "se"}}, []string{"zeta", "alpha"})
+		[]sudokulab.Rating{{Rater: "human", Value: &v}, {Rater: "se", Label: "partial"}, {Rater: "none"}}, []string{"zeta", "alpha"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Label != "x" || r.Metadata["a"] != "b" || r.Metadata["n"] != "2" || r.Metadata["o"] != `{"k": 1}` || len(r.Ratings) != 1 || r.Ratings[0].Value != 3.5 ||
+	if r.Label != "x" || r.Metadata["a"] != "b" || r.Metadata["n"] != "2" || r.Metadata["o"] != `{"k": 1}` || len(r.Ratings) != 2 || r.Ratings[0].Value != 3.5 ||
+		r.Ratings[1].Rater != "se" || r.Ratings[1].HasValue() || r.Ratings[1].Label != "partial" ||
 		!slices.Equal(r.Tags, []string{"alpha", "zeta"}) {
 		t.Errorf("record %+v", r)
 	}

@@ -275,8 +275,10 @@ func TestImportCollectionNames(t *testing.T) {
 // (file:givens) and two raters whose names differ only in case, and
 // imports the export into a new lab: every rating comes back, none
 // collapsing into another (the computed one as the file's claim
-// file:givens, the claim as file:file:givens), and importing the new
-// lab's own export again changes nothing.
+// file:givens, the claim as file:file:givens), a rating that is a label
+// alone (value NULL, as the se rater's "partial") and one with both keep
+// their labels, and importing the new lab's own export again changes
+// nothing.
 func TestExportImportKeepsEveryRating(t *testing.T) {
 	const (
 		g1 = "..867.4.24.23...9.37..2.......4...5.89.251.67.1...3.......9..73.3...52.17.5.329.."
@@ -284,7 +286,7 @@ func TestExportImportKeepsEveryRating(t *testing.T) {
 	)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"claims.json": `[
-{"puzzle": "` + g1 + `", "ratings": {"givens": 99, "Exchange": 1.5, "exchange": 2.5}},
+{"puzzle": "` + g1 + `", "ratings": {"givens": 99, "Exchange": 1.5, "exchange": 2.5, "grade": "partial", "tough": {"value": 7.5, "label": "ER/EP, \"7.5\""}}},
 {"puzzle": "` + g2 + `", "ratings": {"givens": 98, "Exchange": 3.5}}
 ]
 `})
@@ -293,17 +295,18 @@ func TestExportImportKeepsEveryRating(t *testing.T) {
 	mustRun(t, "--db", src, "rate", "--rater", "givens", "--where", "1 = 1")
 	ratings := func(dbPath string) string {
 		t.Helper()
-		return mustRun(t, "--db", dbPath, "-O", "csv", "sql", `SELECT p.grid, r.rater, r.value FROM ratings r
+		return mustRun(t, "--db", dbPath, "-O", "csv", "sql", `SELECT p.grid, r.rater, r.value, r.label FROM ratings r
 			JOIN puzzles p ON p.id = r.puzzle_id ORDER BY p.grid, r.rater`)
 	}
-	if got, want := ratings(src), "grid,rater,value\n"+
-		g1+",Exchange,1.5\n"+g1+",exchange,2.5\n"+g1+",file:givens,99\n"+g1+",givens,35\n"+
-		g2+",Exchange,3.5\n"+g2+",file:givens,98\n"+g2+",givens,23\n"; got != want {
+	if got, want := ratings(src), "grid,rater,value,label\n"+
+		g1+",Exchange,1.5,\n"+g1+",exchange,2.5,\n"+g1+",file:givens,99,\n"+g1+",givens,35,\n"+g1+",grade,,partial\n"+g1+",tough,7.5,\"ER/EP, \"\"7.5\"\"\"\n"+
+		g2+",Exchange,3.5,\n"+g2+",file:givens,98,\n"+g2+",givens,23,\n"; got != want {
 		t.Fatalf("the lab's ratings:\n%s\nwant:\n%s", got, want)
 	}
-	want := "grid,rater,value\n" +
-		g1 + ",Exchange,1.5\n" + g1 + ",exchange,2.5\n" + g1 + ",file:file:givens,99\n" + g1 + ",file:givens,35\n" +
-		g2 + ",Exchange,3.5\n" + g2 + ",file:file:givens,98\n" + g2 + ",file:givens,23\n"
+	want := "grid,rater,value,label\n" +
+		g1 + ",Exchange,1.5,\n" + g1 + ",exchange,2.5,\n" + g1 + ",file:file:givens,99,\n" + g1 + ",file:givens,35,\n" +
+		g1 + ",grade,,partial\n" + g1 + ",tough,7.5,\"ER/EP, \"\"7.5\"\"\"\n" +
+		g2 + ",Exchange,3.5,\n" + g2 + ",file:file:givens,98,\n" + g2 + ",file:givens,23,\n"
 	for _, format := range []string{"csv", "json"} {
 		t.Run(format, func(t *testing.T) {
 			file := filepath.Join(dir, "all."+format)

@@ -1170,17 +1170,19 @@ func (imp *importer) prepare(ctx context.Context, b *batch) (*prepared, error) {
 
 // fileRatings returns the ratings a record gives, as the import
 // importID stores them, or the error of the first that rate or merge
-// would refuse (sudokulab.Rating.Check: a rater that is no name). A value
-// that is no finite number ("NaN" or "inf" in a rating column) is no
-// rating.
+// would refuse (sudokulab.Rating.Check: a rater that is no name, a label
+// holding a NUL). A value that is no finite number ("NaN" or "inf" in a
+// rating column) is none: the rating is its label alone (value NULL), or
+// no rating without a label.
 func fileRatings(rs []importers.Rating, importID int64) ([]sudokulab.Rating, error) {
 	var out []sudokulab.Rating
 	for _, r := range rs {
-		v := r.Value
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		x := sudokulab.Rating{Rater: db.FileRater(r.Rater, labRaters), RaterVersion: "imported", Label: r.Label, ImportID: importID}
+		if v := r.Value; !math.IsNaN(v) && !math.IsInf(v, 0) {
+			x.Value = &v
+		} else if r.Label == "" {
 			continue
 		}
-		x := sudokulab.Rating{Rater: db.FileRater(r.Rater, labRaters), RaterVersion: "imported", Value: &v, ImportID: importID}
 		if err := x.Check(); err != nil {
 			return nil, fmt.Errorf("rating by %.80q: %w", r.Rater, err)
 		}
