@@ -30,6 +30,7 @@ import (
 	"github.com/pressly/goose/v3/lock"
 
 	"sudokulab"
+	"sudokulab/internal/shell"
 )
 
 // DB is an open laboratory database. The embedded *sqlx.DB is the
@@ -156,10 +157,10 @@ func (d *DB) CheckVersion(ctx context.Context) error {
 	}
 	switch latest := d.LatestVersion(); {
 	case v == 0:
-		return sudokulab.Errorf(sudokulab.ENOTFOUND, "%s is not a sudokulab database (no schema): create one with sudokulab --db %s init", d.path, d.path)
+		return sudokulab.Errorf(sudokulab.ENOTFOUND, "%s is not a sudokulab database (no schema): create one with sudokulab --db %s init", d.path, shell.Quote(d.path))
 	case v < latest:
 		return sudokulab.Errorf(sudokulab.ECONFLICT,
-			"database %s has schema version %d, older than this sudokulab's (%d): run sudokulab --db %s migrate up", d.path, v, latest, d.path)
+			"database %s has schema version %d, older than this sudokulab's (%d): run sudokulab --db %s migrate up", d.path, v, latest, shell.Quote(d.path))
 	case v > latest:
 		return sudokulab.Errorf(sudokulab.ECONFLICT,
 			"database %s has schema version %d, newer than this sudokulab knows (%d): use a newer sudokulab", d.path, v, latest)

@@ -22,6 +22,7 @@ import (
 	"github.com/pressly/goose/v3"
 
 	"sudokulab"
+	"sudokulab/internal/shell"
 	"sudokulab/migrations"
 )
 
@@ -96,7 +97,7 @@ func openPostgres(ctx context.Context, target string, opts Options) (*sql.DB, er
 		return nil, err
 	case pgCode(err) == "3D000":
 		return nil, sudokulab.Errorf(sudokulab.ENOTFOUND,
-			"database %s does not exist: create it with sudokulab --db '%s' init", cfg.Database, Redact(target))
+			"database %s does not exist: create it with sudokulab --db %s init", cfg.Database, shell.Quote(Redact(target)))
 	}
 	return nil, sudokulab.Errorf(sudokulab.EINVALID, "open database %s: %s", Redact(target), dbMessage(err))
 }

@@ -24,6 +24,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"sudokulab"
+	"sudokulab/internal/shell"
 	"sudokulab/migrations"
 )
 
@@ -150,7 +151,7 @@ func openSQLite(ctx context.Context, path string, opts Options) (*sql.DB, error)
 	if opts.MustExist {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			return nil, sudokulab.Errorf(sudokulab.ENOTFOUND,
-				"database %s does not exist: create it with sudokulab --db %s init (--from lab.db.example for the papers' puzzles)", path, path)
+				"database %s does not exist: create it with sudokulab --db %s init (--from lab.db.example for the papers' puzzles)", path, shell.Quote(path))
 		}
 	}
 	sqlDB, err := openSQLitePool(ctx, sqliteDSN(path, opts))

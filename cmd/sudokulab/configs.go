@@ -8,6 +8,7 @@ import (
 
 	"sudokulab"
 	"sudokulab/db"
+	"sudokulab/internal/shell"
 	"sudokulab/internal/show"
 	"sudokulab/runner"
 )
@@ -102,7 +103,7 @@ func newConfigsShowCmd(opts *options) *cobra.Command {
 			if _, preset := opts.registry.Preset(args[0]); preset && sudokulab.ErrorCode(err) == sudokulab.ENOTFOUND {
 				// Read-only commands store nothing, presets included.
 				return sudokulab.WrapError(sudokulab.ENOTFOUND, err,
-					"%s is a preset this database does not hold yet: sudokulab --db %s migrate up (or any run) stores it", args[0], d.Path())
+					"%s is a preset this database does not hold yet: sudokulab --db %s migrate up (or any run) stores it", args[0], shell.Quote(d.Path()))
 			}
 			if err != nil {
 				return err

@@ -11,6 +11,7 @@ import (
 
 	"sudokulab/db"
 	"sudokulab/internal/progress"
+	"sudokulab/internal/shell"
 	"sudokulab/runner"
 )
 
@@ -119,7 +120,7 @@ func runRun(ctx context.Context, cmd *cobra.Command, o *runOptions) error {
 	case spec.EnqueueOnly:
 		enq, pending := sum.Enqueued, sum.Left.Pending+sum.Left.Lapsed
 		fmt.Fprintf(stderr, "queued %d new runs in experiment %s (%d recorded before, linked); %d runs wait for a worker: start sudokulab worker --experiment %s\n",
-			enq.Added-enq.Linked, sum.Experiment, enq.Linked, pending, sum.Experiment)
+			enq.Added-enq.Linked, sum.Experiment, enq.Linked, pending, shell.Quote(sum.Experiment))
 		return writeRows(cmd.OutOrStdout(), o.format, []string{"experiment", "planned", "added", "linked", "pending"},
 			[][]any{{sum.Experiment, enq.Planned, enq.Added, enq.Linked, pending}})
 	}

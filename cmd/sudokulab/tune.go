@@ -16,6 +16,7 @@ import (
 	"sudokulab"
 	"sudokulab/db"
 	"sudokulab/figures"
+	"sudokulab/internal/shell"
 	"sudokulab/plots"
 	"sudokulab/runner"
 	"sudokulab/tune"
@@ -192,8 +193,8 @@ func (o *tuneOptions) tuningOptions(stderr io.Writer) tuning.Options {
 	var once sync.Once
 	unclaimed := func(experiment string) {
 		once.Do(func() {
-			fmt.Fprintf(stderr, "tune: no run of experiment %s claimed for %v: with --jobs 0 every run waits for workers; start them here or on machines sharing the database:\n  sudokulab --db '%s' worker --experiment '%s' --follow\n",
-				experiment, runner.DefaultUnclaimedAfter, db.Redact(o.dbPath), experiment)
+			fmt.Fprintf(stderr, "tune: no run of experiment %s claimed for %v: with --jobs 0 every run waits for workers; start them here or on machines sharing the database:\n  sudokulab --db %s worker --experiment %s --follow\n",
+				experiment, runner.DefaultUnclaimedAfter, shell.Quote(db.Redact(o.dbPath)), shell.Quote(experiment))
 		})
 	}
 	return tuning.Options{Runner: runner.Options{Jobs: o.jobs, Unclaimed: unclaimed}, ByWorkers: o.jobs == 0, Step: func(s tune.Step) {

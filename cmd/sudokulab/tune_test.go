@@ -81,19 +81,27 @@ func TestTuneCommand(t *testing.T) {
 // TestTuneTellsUnclaimed: tune --jobs 0 whose runs wait unclaimed (the
 // runner tells it, once per step: TestRunByWorkersTellsUnclaimed) says
 // once, on stderr, the worker command line to start, with the database
-// (its password left out) and the experiment.
+// (its password left out) and the experiment, each a word a POSIX shell
+// reads back as it is (a ' in a name or path closes and reopens the
+// quotes; TestQuoteShellReadsBack has sh read such words).
 func TestTuneTellsUnclaimed(t *testing.T) {
-	var stderr strings.Builder
-	o := &tuneOptions{options: &options{dbPath: "postgres://lab:secret@db.example.org/lab"}}
-	opts := o.tuningOptions(&stderr)
-	if !opts.ByWorkers || opts.Runner.Unclaimed == nil {
-		t.Fatalf("tune --jobs 0: options %+v, want runs left to workers, told when unclaimed", opts)
-	}
-	opts.Runner.Unclaimed("k2")
-	opts.Runner.Unclaimed("k2")
-	want := "tune: no run of experiment k2 claimed for 30s: with --jobs 0 every run waits for workers; start them here or on machines sharing the database:\n" +
-		"  sudokulab --db 'postgres://lab:xxxxx@db.example.org/lab' worker --experiment 'k2' --follow\n"
-	if stderr.String() != want {
-		t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
+	for _, c := range []struct{ db, experiment, want string }{
+		{"postgres://lab:secret@db.example.org/lab", "k2", "sudokulab --db postgres://lab:xxxxx@db.example.org/lab worker --experiment k2 --follow"},
+		{"/home/o'brien/my lab.db", "k2", `sudokulab --db '/home/o'\''brien/my lab.db' worker --experiment k2 --follow`},
+		{"lab.db", "bob's tune", `sudokulab --db lab.db worker --experiment 'bob'\''s tune' --follow`},
+	} {
+		var stderr strings.Builder
+		o := &tuneOptions{options: &options{dbPath: c.db}}
+		opts := o.tuningOptions(&stderr)
+		if !opts.ByWorkers || opts.Runner.Unclaimed == nil {
+			t.Fatalf("tune --jobs 0: options %+v, want runs left to workers, told when unclaimed", opts)
+		}
+		opts.Runner.Unclaimed(c.experiment)
+		opts.Runner.Unclaimed(c.experiment)
+		want := "tune: no run of experiment " + c.experiment + " claimed for 30s: with --jobs 0 every run waits for workers; start them here or on machines sharing the database:\n" +
+			"  " + c.want + "\n"
+		if stderr.String() != want {
+			t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sudokulab/internal/shell"
 	"sudokulab/tune"
 )
 
@@ -155,17 +156,8 @@ logFile = "irace.Rdata"
 `, e.Budget, e.Seed%(1<<31))
 }
 
-// shellQuote quotes a word for sh.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
 func targetRunner(e Export) string {
-	quote := func(args []string) string {
-		words := make([]string, len(args))
-		for i, w := range args {
-			words[i] = shellQuote(w)
-		}
-		return strings.Join(words, " ")
-	}
+	quote := func(args []string) string { return shell.Join(args...) }
 	return fmt.Sprintf(`#!/bin/sh
 # irace's target runner, written by sudokulab tune --export irace. irace
 # calls it as: target-runner CONFIG_ID INSTANCE_ID SEED INSTANCE --set NAME=VALUE ...
