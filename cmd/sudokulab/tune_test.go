@@ -87,7 +87,7 @@ func TestTuneCommand(t *testing.T) {
 func TestTuneTellsUnclaimed(t *testing.T) {
 	for _, c := range []struct{ db, experiment, want string }{
 		{"postgres://lab:secret@db.example.org/lab", "k2", "sudokulab --db postgres://lab:xxxxx@db.example.org/lab worker --experiment k2 --follow"},
-		{"/home/o'brien/my lab.db", "k2", `sudokulab --db '/home/o'\''brien/my lab.db' worker --experiment k2 --follow`},
+		{"labs/o'brien/my lab.db", "k2", `sudokulab --db 'labs/o'\''brien/my lab.db' worker --experiment k2 --follow`},
 		{"lab.db", "bob's tune", `sudokulab --db lab.db worker --experiment 'bob'\''s tune' --follow`},
 	} {
 		var stderr strings.Builder
