@@ -22,7 +22,8 @@ func lineFormat() Format {
 		Description: "one puzzle per line (81 characters for 9x9, blanks . 0 - * _ x); # comments, a count " +
 			"or header lines at the top; what follows the grid on its line is kept as metadata (field1 ..., KEY=VALUE, KEY=\"a value\"; " +
 			"--rating-column field1=RATER makes a number a rating), an id before it as id (<id> <puzzle> <rating>, " +
-			"as sudoku-exchange's puzzle bank); HoDoKu library lines (see hodoku-lib) may be mixed in",
+			"as sudoku-exchange's puzzle bank); HoDoKu library lines (see hodoku-lib) may be mixed in; export writes a metadata key " +
+			"holding white space, #, = or quotes (or an empty key) with _ in their place (csv and json keep every key)",
 		Extensions: []string{".txt", ""},
 		Sniff:      sniffLine,
 		Decode:     decodeLine,
