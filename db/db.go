@@ -544,6 +544,15 @@ func dbError(err error, what string) error {
 	if isDiskFull(err) {
 		return sudokulab.WrapError(sudokulab.ENOSPACE, err, "%s: out of space", what)
 	}
+	if refusedData(err) {
+		return &refusal{dbErrorOf(err, what)}
+	}
+	return dbErrorOf(err, what)
+}
+
+// dbErrorOf is dbError's error for an engine's err that is not a full
+// disk.
+func dbErrorOf(err error, what string) error {
 	switch constraintOf(err) {
 	case constraintUnique:
 		return sudokulab.Errorf(sudokulab.ECONFLICT, "%s: already stored (%s)", what, dbMessage(err))

@@ -108,6 +108,42 @@ func retryable(err error) bool {
 	return errors.As(err, &ne) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
 }
 
+// refusedData reports whether err says the database refuses the data a
+// statement gave it, which running the statement again cannot change:
+// PostgreSQL's SQLSTATE classes 22 (data exception: an invalid byte
+// sequence, a value too long for its column, a number out of range) and
+// 23 (integrity constraint violation); SQLite's SQLITE_CONSTRAINT (any
+// constraint, a trigger's RAISE(ABORT) included), SQLITE_TOOBIG and
+// SQLITE_MISMATCH.
+func refusedData(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_CONSTRAINT, sqlite3.SQLITE_TOOBIG, sqlite3.SQLITE_MISMATCH:
+			return true
+		}
+		return false
+	}
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (strings.HasPrefix(pe.Code, "22") || strings.HasPrefix(pe.Code, "23"))
+}
+
+// refusal marks an error dbError made of one the database refused the
+// data with (refusedData), keeping its message and code.
+type refusal struct{ err error }
+
+func (r *refusal) Error() string { return r.err.Error() }
+func (r *refusal) Unwrap() error { return r.err }
+
+// Refused reports whether err, or an error it wraps, says the database
+// refused the data a statement gave it (a constraint, a value its column
+// cannot hold): an error that trying again cannot mend, unlike a lock
+// held, a lost connection or an interruption.
+func Refused(err error) bool {
+	var r *refusal
+	return errors.As(err, &r) || refusedData(err)
+}
+
 // dbMessage returns the database's own message for err, as its shell would
 // print it: "no such column: x" rather than the driver's "SQL logic error:
 // no such column: x (1)".

@@ -21,7 +21,10 @@
 // collection with the same options again takes it over and resumes after
 // the records stored, without checking them again. A file with a bad entry
 // imports nothing unless SkipInvalid is set: what was stored before the
-// entry is removed.
+// entry is removed. So does one with an entry the database itself refuses
+// (db.Refused: a constraint, a value its column cannot hold), whatever
+// SkipInvalid says, since running it again cannot mend that: the error
+// names the file and the lines of the statement refused.
 package pipeline
 
 import (
@@ -698,7 +701,12 @@ func (imp *importer) end(ctx context.Context, err error) error {
 	case ctx.Err() != nil:
 		imp.release(bg)
 		return ctx.Err()
-	case sudokulab.ErrorCode(err) == sudokulab.EINVALID:
+	case sudokulab.ErrorCode(err) == sudokulab.EINVALID || db.Refused(err):
+		// Neither a bad entry nor data the database refuses imports
+		// again: nothing of the import stays.
+		if sudokulab.ErrorCode(err) != sudokulab.EINVALID {
+			err = sudokulab.WrapError(sudokulab.EINVALID, err, "import %s: the database refuses what it would store", imp.res.File)
+		}
 		if cerr := imp.hold.clear(bg); cerr != nil {
 			imp.release(bg)
 			return errors.Join(err, fmt.Errorf("import %s: removing what was stored: %w", imp.res.File, cerr))
@@ -1314,6 +1322,9 @@ func (imp *importer) store(ctx context.Context, bs []*batch) error {
 		}
 		return db.ImportProgress(ctx, tx, l, &next, imp.records+records, notes.String(), leaseTime)
 	})
+	if err != nil && db.Refused(err) {
+		return refusedLines(res.File, p.rows, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -1341,6 +1352,29 @@ func (imp *importer) store(ctx context.Context, bs []*batch) error {
 	}
 	res.Notes = append(res.Notes, imp.diverted...)
 	return nil
+}
+
+// refusedLines is the EINVALID error of rows the database refused with
+// err (db.Refused): a constraint or a value a column cannot hold, which
+// importing again cannot mend. It names the file and the line of the row,
+// or the lines of the rows written together in the statement refused.
+func refusedLines(file string, rows []db.ImportRow, err error) error {
+	lo, hi := 0, 0
+	for _, r := range rows {
+		if n := r.Membership.SourceLine; n > 0 {
+			if lo == 0 || n < lo {
+				lo = n
+			}
+			hi = max(hi, n)
+		}
+	}
+	switch {
+	case lo == 0:
+		return sudokulab.WrapError(sudokulab.EINVALID, err, "import %s: the database refuses what it would store", file)
+	case lo == hi:
+		return sudokulab.WrapError(sudokulab.EINVALID, err, "%s:%d: the database refuses the entry", file, lo)
+	}
+	return sudokulab.WrapError(sudokulab.EINVALID, err, "%s: lines %d-%d: the database refuses an entry among them", file, lo, hi)
 }
 
 // divert puts the rows Write left out of frozen collections into the
