@@ -14,7 +14,8 @@ import (
 // database itself refuses (a rule the lab's keeper added: a trigger that
 // raises SQLite's constraint error, PostgreSQL's value-too-long, class
 // 22), on SQLite and PostgreSQL: importing again cannot mend that, so the
-// import fails as a bad file does, naming the file and its lines, exit
+// import fails as a bad file does, naming the file and the entry's line
+// (found by writing the batch's entries one by one), exit
 // status invalid, with nothing of it stored, no import left loading to be
 // resumed; without the rule the same file imports.
 func TestImportRefusedByTheDatabase(t *testing.T) {
@@ -56,7 +57,7 @@ func TestImportRefusedByTheDatabase(t *testing.T) {
 				}
 			}
 			_, errOut, code := run(t, "--db", target, "import", file)
-			if want := "refused.csv: lines 2-3: the database refuses an entry among them"; code != exitInvalid || !strings.Contains(errOut, want) ||
+			if want := "refused.csv:3: the database refuses the entry"; code != exitInvalid || !strings.Contains(errOut, want) ||
 				!strings.Contains(errOut, "label refused by the lab's rule") {
 				t.Errorf("import: exit %d, %q; want exit %d naming %q and the database's message", code, errOut, exitInvalid, want)
 			}

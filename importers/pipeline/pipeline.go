@@ -24,7 +24,8 @@
 // entry is removed. So does one with an entry the database itself refuses
 // (db.Refused: a constraint, a value its column cannot hold), whatever
 // SkipInvalid says, since running it again cannot mend that: the error
-// names the file and the lines of the statement refused.
+// names the file and the line of the entry refused (or the lines of the
+// batch, when no entry is refused alone).
 package pipeline
 
 import (
@@ -1323,6 +1324,9 @@ func (imp *importer) store(ctx context.Context, bs []*batch) error {
 		return db.ImportProgress(ctx, tx, l, &next, imp.records+records, notes.String(), leaseTime)
 	})
 	if err != nil && db.Refused(err) {
+		if line := imp.refusedRow(ctx, p.rows, p.names); line > 0 {
+			return sudokulab.WrapError(sudokulab.EINVALID, err, "%s:%d: the database refuses the entry", res.File, line)
+		}
 		return refusedLines(res.File, p.rows, err)
 	}
 	if err != nil {
@@ -1352,6 +1356,36 @@ func (imp *importer) store(ctx context.Context, bs []*batch) error {
 	}
 	res.Notes = append(res.Notes, imp.diverted...)
 	return nil
+}
+
+// refusedRow returns the source line of the first of rows (to go to the
+// collections names) that the database refuses written alone, each tried
+// in a transaction rolled back, so that the error can name its line; 0
+// when none is refused alone (the refusal was of rows together, or of
+// the import's own row) or ctx is done.
+func (imp *importer) refusedRow(ctx context.Context, rows []db.ImportRow, names []string) int {
+	for i, r := range rows {
+		if ctx.Err() != nil {
+			return 0
+		}
+		err := func() error {
+			tx, err := imp.d.BeginTxx(ctx, nil)
+			if err != nil {
+				return err
+			}
+			defer tx.Rollback()
+			if r.Membership.CollectionID, err = db.EnsureImportCollection(ctx, tx, names[i], imp.description, imp.res.Import.ID); err != nil {
+				return err
+			}
+			w := imp.d.ImportWriter(tx)
+			defer w.Close()
+			return w.Write(ctx, []db.ImportRow{r})
+		}()
+		if err != nil && db.Refused(err) {
+			return r.Membership.SourceLine
+		}
+	}
+	return 0
 }
 
 // refusedLines is the EINVALID error of rows the database refused with
