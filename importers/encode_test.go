@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"sudokulab"
@@ -15,7 +16,8 @@ import (
 
 // sample returns records covering what the encoders write: labels,
 // collections, metadata, ratings (two by raters whose names differ only
-// in case, one a label alone, one a number and a label), tags (one with a comma, a space and a
+// in case, labels alone, one of them a number, one a number and a
+// label), tags (one with a comma, a space and a
 // quote), solutions and a 16x16 grid.
 func sample(t *testing.T) []importers.Record {
 	t.Helper()
@@ -32,7 +34,7 @@ func sample(t *testing.T) []importers.Record {
 			Metadata: map[string]string{"ED": "10.5/10.5/10.5", "field1": "AI", "comment": "the snail"},
 			Ratings:  []importers.Rating{{Rater: "Exchange", Value: 3.25}, {Rater: "exchange", Value: 4}}},
 		{Grid: sudokulab.MustParse(seventeen), Collection: "royle",
-			Ratings: []importers.Rating{{Rater: "human", Value: 2.5, Label: "hard, \"very\""}, {Rater: "se", Value: math.NaN(), Label: "partial"}}},
+			Ratings: []importers.Rating{{Rater: "human", Value: 2.5, Label: "hard, \"very\""}, {Rater: "se", Value: math.NaN(), Label: "partial"}, {Rater: "stars", Value: math.NaN(), Label: "4"}}},
 		{Grid: g16, Label: "big", Metadata: map[string]string{"size": "16"}},
 	}
 }
@@ -236,5 +238,26 @@ func TestLineMetadataKeys(t *testing.T) {
 	}
 	if c := f.Caveat(sample(t)); c != "" {
 		t.Errorf("caveat of keys a line holds: %q", c)
+	}
+}
+
+// TestJSONRatingForms reads each form a ratings member may take: a
+// number, a number in quotes, a label, an object with a value and a
+// label or a label alone, and null (no rating); an object with neither
+// is an error naming the line.
+func TestJSONRatingForms(t *testing.T) {
+	f, err := importers.Default().Lookup("json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := decodeWith(f, []byte(`[{"puzzle": "`+easy+`", "ratings": {"a": 1.5, "b": "2.5", "c": "partial", "d": {"value": 3, "label": "x"}, "e": {"label": "4"}, "f": null}},
+{"puzzle": "`+easy+`", "ratings": {"g": {}}}]`), importers.Options{File: "r.json"})
+	want := []importers.Rating{{Rater: "a", Value: 1.5}, {Rater: "b", Value: 2.5}, {Rater: "c", Value: math.NaN(), Label: "partial"},
+		{Rater: "d", Value: 3, Label: "x"}, {Rater: "e", Value: math.NaN(), Label: "4"}}
+	if len(d.recs) != 1 || !slices.EqualFunc(d.recs[0].Ratings, want, sameRating) {
+		t.Errorf("records %+v, want one rated %v", d.recs, want)
+	}
+	if len(d.errs) != 1 || !strings.Contains(d.errs[0].Error(), "r.json:2: ratings:") || !strings.Contains(d.errs[0].Error(), "without value or label") {
+		t.Errorf("errors %v, want line 2's rating without value or label", d.errs)
 	}
 }

@@ -225,7 +225,9 @@ func jsonEntry(o *Options, raw json.RawMessage, line int) pending {
 				return p
 			}
 			for _, rater := range sortedKeys(boolKeys(m)) {
-				p.rec.Ratings = append(p.rec.Ratings, Rating{Rater: rater, Value: m[rater].value, Label: m[rater].label})
+				if x := (Rating{Rater: rater, Value: m[rater].value, Label: m[rater].label}); x.HasValue() || x.Label != "" {
+					p.rec.Ratings = append(p.rec.Ratings, x) // null is none
+				}
 			}
 		case lk == "tags" && p.rec.Tags == nil:
 			if tags, ok := tagList(v); ok {
@@ -326,10 +328,18 @@ func jsonGrid(o *Options, line int, v json.RawMessage) (rawCells, error) {
 
 // jsonRating is a rating in a ratings object: a number when it has no
 // label, its label (a string) when it has no number, else an object
-// {"value": NUMBER, "label": TEXT} (either member may be left out).
+// {"value": NUMBER, "label": TEXT} (either member may be left out). A
+// string that is a finite number is read as the number, as files write
+// numbers in quotes; a label alone that reads so is written as an object.
 type jsonRating struct {
 	value float64 // NaN: none
 	label string
+}
+
+// jsonRatingObject is a jsonRating's object form.
+type jsonRatingObject struct {
+	Value *float64 `json:"value,omitempty"`
+	Label string   `json:"label,omitempty"`
 }
 
 func (r jsonRating) MarshalJSON() ([]byte, error) {
@@ -339,24 +349,27 @@ func (r jsonRating) MarshalJSON() ([]byte, error) {
 	case r.label == "":
 		return json.Marshal(r.value)
 	case math.IsNaN(r.value):
+		if _, ok := finite(r.label); ok {
+			return json.Marshal(jsonRatingObject{Label: r.label})
+		}
 		return json.Marshal(r.label)
 	}
-	return json.Marshal(struct {
-		Value float64 `json:"value"`
-		Label string  `json:"label"`
-	}{r.value, r.label})
+	return json.Marshal(jsonRatingObject{&r.value, r.label})
 }
 
 func (r *jsonRating) UnmarshalJSON(b []byte) error {
 	r.value = math.NaN()
 	switch t := bytes.TrimSpace(b); {
 	case len(t) > 0 && t[0] == '"':
-		return json.Unmarshal(t, &r.label)
-	case len(t) > 0 && t[0] == '{':
-		var o struct {
-			Value *float64 `json:"value"`
-			Label string   `json:"label"`
+		if err := json.Unmarshal(t, &r.label); err != nil {
+			return err
 		}
+		if v, ok := finite(r.label); ok {
+			r.value, r.label = v, ""
+		}
+		return nil
+	case len(t) > 0 && t[0] == '{':
+		var o jsonRatingObject
 		if err := json.Unmarshal(t, &o); err != nil {
 			return err
 		}
@@ -370,6 +383,12 @@ func (r *jsonRating) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	return json.Unmarshal(b, &r.value)
+}
+
+// finite returns the number s spells, if it is a finite one.
+func finite(s string) (float64, bool) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	return v, err == nil && !math.IsNaN(v) && !math.IsInf(v, 0)
 }
 
 // encodeJSON writes an array of objects, one per line: puzzle, solution,
