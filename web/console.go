@@ -144,7 +144,7 @@ var consoleKeep = keep{exact: true, size: func(v any) int64 {
 // consoleRun runs the statement of d: typed SQL in the request, within its
 // time limit; a canned query's through the keeper, the request waiting
 // for it at most that time limit (computing is then true and the outcome
-// empty). at is when the outcome was computed.
+// empty). at is when the outcome kept was computed (zero when not kept).
 func (s *Server) consoleRun(ctx context.Context, d *consoleData, text string, args []any) (o consoleOutcome, at time.Time, computing bool, err error) {
 	limit := time.Duration(d.TimeLimitMS) * time.Millisecond
 	run := func(ctx context.Context, limit time.Duration) consoleOutcome {
@@ -154,22 +154,24 @@ func (s *Server) consoleRun(ctx context.Context, d *consoleData, text string, ar
 			// The console's limits, not the sql command's flag.
 			how := "serve --console-timeout sets it, timelimit=MS lowers it"
 			if d.Query != "" {
-				how = "serve --canned-timeout sets it in the background; sudokulab query " + d.Query + " has none"
+				how = "serve --canned-timeout sets it in the background, as sudokulab query's --statement-timeout does"
 			}
 			err = sudokulab.WrapError(sudokulab.EINVALID, db.ErrStatementTimeout, "sql: the console's time limit is %s (%s)", limit, how)
 		}
 		return consoleOutcome{res: res, err: err, elapsed: time.Since(start)}
 	}
 	if d.Query == "" {
-		o = run(ctx, limit)
-		return o, time.Now(), false, nil
+		return run(ctx, limit), at, false, nil
 	}
-	if _, known, err := s.watch.Version(ctx); err != nil || !known {
+	_, known, err := s.watch.Version(ctx)
+	if err != nil {
+		return o, at, false, err
+	}
+	if !known {
 		// The engine cannot tell changes (PostgreSQL before 13): a
 		// result cannot be known to be current, so it is computed in
-		// the request.
-		o = run(ctx, limit)
-		return o, time.Now(), false, err
+		// the request, and not kept (at zero).
+		return run(ctx, limit), at, false, nil
 	}
 	key, err := json.Marshal(append([]any{"console", text}, args...))
 	if err != nil {
@@ -225,9 +227,7 @@ func (s *Server) console(r *http.Request) (view, error) {
 	}
 	res, err := o.res, o.err
 	d.ElapsedMS = float64(o.elapsed.Microseconds()) / 1000
-	if d.Query != "" {
-		d.ComputedAt = at
-	}
+	d.ComputedAt = at
 	if err != nil {
 		if sudokulab.ErrorCode(err) == sudokulab.EINTERNAL || wantsJSON(r) {
 			return view{}, err
