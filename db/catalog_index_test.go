@@ -112,6 +112,16 @@ func suiteCatalogIndexPages(t *testing.T, d *db.DB) {
 				for _, desc := range []bool{false, true} {
 					q := db.CatalogQuery{Filter: f, Sort: s, Desc: desc, Limit: 3}
 					want := allPages(t, ctx, cat, q)
+					if s == "collection" {
+						// The collections past the first read in one
+						// query, as past collectionsRead of many.
+						restore := db.SetCollectionsRead(1)
+						got := allPages(t, ctx, cat, q)
+						restore()
+						if got != want {
+							t.Errorf("%+v sort %q desc %v, one collection at a time:\n%s\nthe rest in one query:\n%s", f, s, desc, want, got)
+						}
+					}
 					q.Index = ix
 					// With every set small, then with every set big
 					// (the rows read in the sort's order).

@@ -10,3 +10,12 @@ func SetIndexSmallSet(n int) (restore func()) {
 	indexSmallSet = n
 	return func() { indexSmallSet = old }
 }
+
+// SetCollectionsRead sets collectionsRead until the returned function is
+// called, so that a catalog of few collections reads some of them in one
+// query, as one of many does.
+func SetCollectionsRead(n int) (restore func()) {
+	old := collectionsRead
+	collectionsRead = n
+	return func() { collectionsRead = old }
+}
