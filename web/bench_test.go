@@ -11,6 +11,7 @@ import (
 	"os"
 	"regexp"
 	goruntime "runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -60,6 +61,8 @@ func BenchmarkPages(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer r.Close()
+	// The memory limit serve sets.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(web.DefaultMemoryLimit))
 	s, err := web.New(ctx, r, web.Options{Version: "bench"})
 	if err != nil {
 		b.Fatal(err)

@@ -98,6 +98,14 @@ const (
 	DefaultPathTimeout    = 10 * time.Second
 )
 
+// DefaultMemoryLimit is the soft limit of the Go runtime's memory that
+// `sudokulab serve` sets (runtime/debug.SetMemoryLimit) unless GOMEMLIMIT
+// or its --memory-limit says otherwise: issue 33's goal keeps the server
+// under 200 MB, and the catalog index's reading (some 120 MB allocated
+// for a million puzzles, 35 MB kept) let the default GOGC grow the heap
+// to twice what it holds. SQLite's page caches are outside it.
+const DefaultMemoryLimit = 150 << 20
+
 // consoleMaxRows bounds the rows the console reads of a result.
 const consoleMaxRows = 1000
 

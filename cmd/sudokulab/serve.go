@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"net"
+	"os"
 	"os/exec"
+	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,6 +24,7 @@ type serveOptions struct {
 	consoleTimeout time.Duration
 	cannedTimeout  time.Duration
 	write          bool
+	memoryLimitMiB int64
 }
 
 // defaultServeAddr is where serve listens unless --addr says otherwise:
@@ -64,7 +68,11 @@ selection, in its order, as a collection (as collections add does), tag its
 puzzles, or start a rate of them in the background (as rate does); a
 puzzle's page adds or removes its tags. Every write is a POST carrying the
 page's token; the pages and the console still read through a read-only
-connection.`,
+connection.
+
+The server asks the Go runtime to keep its memory under --memory-limit
+(150 MiB by default; GOMEMLIMIT, when set, replaces the default), collecting
+garbage more often near it rather than growing past it.`,
 		Example: `  sudokulab serve
   sudokulab --db lab.db serve --addr 127.0.0.1:9000 --open
   curl -s 'http://127.0.0.1:8080/puzzles.json?collection=paper-puzzles&sort=givens'`,
@@ -79,10 +87,22 @@ connection.`,
 	f.BoolVar(&o.write, "write", false, "allow curation: freeze a selection as a collection, tag puzzles, start a rate")
 	f.DurationVar(&o.consoleTimeout, "console-timeout", web.DefaultConsoleTimeout, "time limit of each statement of the SQL console")
 	f.DurationVar(&o.cannedTimeout, "canned-timeout", web.DefaultCannedTimeout, "time limit of a canned query of the console computed in the background")
+	f.Int64Var(&o.memoryLimitMiB, "memory-limit", web.DefaultMemoryLimit>>20, "soft limit of the server's Go memory in MiB (runtime/debug.SetMemoryLimit; GOMEMLIMIT, when set, wins over the default); 0: none")
 	return cmd
 }
 
 func runServe(ctx context.Context, cmd *cobra.Command, o *serveOptions) error {
+	if o.memoryLimitMiB < 0 {
+		return sudokulab.Errorf(sudokulab.EINVALID, "serve: --memory-limit %d: must be 0 (none) or more", o.memoryLimitMiB)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" || cmd.Flags().Changed("memory-limit") {
+		limit := int64(math.MaxInt64)
+		if o.memoryLimitMiB > 0 {
+			limit = o.memoryLimitMiB << 20
+		}
+		// Put back when serve returns, for a caller in the same process.
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
+	}
 	wo := web.Options{Version: runner.CodeVersion(), ConsoleTimeout: o.consoleTimeout, CannedTimeout: o.cannedTimeout, Solvers: o.registry.All(), ErrorLog: cmd.ErrOrStderr()}
 	mode := "read-only"
 	if o.write {

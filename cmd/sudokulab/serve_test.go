@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -101,5 +102,26 @@ func TestServeBadAddr(t *testing.T) {
 	_, errOut, code = run(t, "--db", filepath.Join(t.TempDir(), "none.db"), "serve")
 	if code != exitNotFound || !strings.Contains(errOut, "init") {
 		t.Errorf("a missing database: exit %d: %s", code, errOut)
+	}
+}
+
+// TestServeMemoryLimit runs serve with --memory-limit: the Go runtime's
+// soft limit is that while it serves, and what it was once it stopped.
+func TestServeMemoryLimit(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	_, _, stop := startServe(t, "--addr", "127.0.0.1:0", "--memory-limit", "4096")
+	got := debug.SetMemoryLimit(-1)
+	if err := stop(); !errors.Is(err, context.Canceled) {
+		t.Errorf("stopped with %v, want context.Canceled", err)
+	}
+	if got != 4096<<20 {
+		t.Errorf("memory limit while serving %d, want %d (4096 MiB)", got, 4096<<20)
+	}
+	if after := debug.SetMemoryLimit(-1); after != before {
+		t.Errorf("memory limit after serve %d, want %d as before", after, before)
+	}
+	lab := filepath.Join(t.TempDir(), "lab.db")
+	if _, errOut, code := run(t, "--db", lab, "serve", "--memory-limit", "-1"); code != 2 || !strings.Contains(errOut, "--memory-limit -1") {
+		t.Errorf("--memory-limit -1: exit %d, %q; want 2 and the flag named", code, errOut)
 	}
 }
