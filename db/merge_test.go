@@ -135,6 +135,20 @@ func (l mergeLab) plan(seeds ...int64) runner.Plan {
 		Budget: sudokulab.Budget{MaxEvaluations: 20_000}, ExperimentID: l.expID}
 }
 
+// enqueue queues the lab's plan for the seeds in d, a copy of the lab,
+// without running it.
+func (l mergeLab) enqueue(t testing.TB, d *db.DB, seeds ...int64) {
+	t.Helper()
+	spec := db.PlanSpec{ExperimentID: l.expID, ConfigIDs: []int64{l.configs[0].ID, l.configs[1].ID},
+		Seeds: seeds, Budget: db.Budget{MaxEvaluations: 20_000}, Trace: runner.DefaultTrace.String()}
+	for _, p := range l.puzzles {
+		spec.PuzzleIDs = append(spec.PuzzleIDs, p.ID)
+	}
+	if _, err := db.Enqueue(context.Background(), d, spec, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // execute runs plans in the lab's file.
 func (l mergeLab) execute(t testing.TB, plans ...runner.Plan) {
 	t.Helper()
@@ -529,15 +543,7 @@ func TestMergeFillsAndProgresses(t *testing.T) {
 	if _, err := dst.ExecContext(ctx, `UPDATE experiments SET description = '' WHERE name = 'merge-exp'`); err != nil {
 		t.Fatal(err)
 	}
-	// The same plan queued here, not run.
-	spec := db.PlanSpec{ExperimentID: base.expID, ConfigIDs: []int64{base.configs[0].ID, base.configs[1].ID},
-		Seeds: []int64{1}, Budget: db.Budget{MaxEvaluations: 20_000}, Trace: runner.DefaultTrace.String()}
-	for _, p := range base.puzzles {
-		spec.PuzzleIDs = append(spec.PuzzleIDs, p.ID)
-	}
-	if _, err := db.Enqueue(ctx, dst, spec, nil); err != nil {
-		t.Fatal(err)
-	}
+	base.enqueue(t, dst, 1) // the same plan queued here, not run
 	rep := mergeFiles(t, dst, src.path)[0]
 	if n := rep.ConflictCount(); n != 0 {
 		t.Errorf("conflicts %+v", rep.Conflicts)

@@ -16,6 +16,8 @@ type workRow struct {
 	worker, finished                                                 sql.NullString
 	attempts                                                         int64
 	enqueued                                                         string
+	// run is the destination's run of the item's identity, once looked up.
+	run sql.NullInt64
 }
 
 // runOfWork is the id of the destination's run with the identity of the
@@ -26,7 +28,13 @@ const runOfWork = `(SELECT r.id FROM runs r WHERE r.puzzle_id = k.p AND r.config
 // mergeWork merges the work queue by experiment and run identity. A
 // missing item is added (one running in the source as pending: that claim
 // means nothing here); an item pending or running here and done in the
-// source becomes done, with the run of its identity.
+// source becomes done, with the run of its identity. An item done in the
+// source whose run the destination does not hold (a run left out as
+// invalid) is skipped, and one pending here stays pending: done, it would
+// say the destination holds a run it lacks, and no worker would do it. A
+// later merge that brings the run brings the item. An item done here
+// without its run (as merges before this check left them) gains the run
+// of its identity once the destination holds it.
 func (m *merger) mergeWork(ctx context.Context) error {
 	read := m.readWork
 	write := func(tx *sqlx.Tx, d *delta, page []workRow) error {
@@ -56,24 +64,42 @@ func (m *merger) mergeWork(ctx context.Context) error {
 			keys[i] = []any{int64(i), r.experiment, r.puzzle, r.config, r.seed, r.maxEvals, r.maxGens, r.timeout}
 		}
 		cte, args := keyTable("k", cols, types, keys)
+		err := selectAll(ctx, tx, "find the runs of work", tx.Rebind(`WITH `+cte+`
+			SELECT k.i, `+runOfWork+` FROM k`), args, func(rs *sqlx.Rows) error {
+			var i int64
+			var run sql.NullInt64
+			err := rs.Scan(&i, &run)
+			rows[i].run = run
+			return err
+		})
+		if err != nil {
+			return err
+		}
 		found := map[int64]bool{}
-		var progress []workRow
-		err := selectAll(ctx, tx, "find work", tx.Rebind(`WITH `+cte+`
-			SELECT k.i, w.id, w.state FROM k CROSS JOIN work w WHERE w.experiment_id = k.e AND w.puzzle_id = k.p
+		var progress, link []workRow
+		err = selectAll(ctx, tx, "find work", tx.Rebind(`WITH `+cte+`
+			SELECT k.i, w.id, w.state, w.run_id FROM k CROSS JOIN work w WHERE w.experiment_id = k.e AND w.puzzle_id = k.p
 				AND w.config_id = k.c AND w.seed = k.s AND w.max_evaluations = k.me
 				AND w.max_generations = k.mg AND w.timeout_ms = k.t`), args, func(rs *sqlx.Rows) error {
 			var (
 				i, id int64
 				state string
+				run   sql.NullInt64
 			)
-			if err := rs.Scan(&i, &id, &state); err != nil {
+			if err := rs.Scan(&i, &id, &state, &run); err != nil {
 				return err
 			}
 			found[i] = true
-			if r := rows[i]; state != "done" && r.state == "done" {
-				r.id = id // the destination's item
+			r := rows[i]
+			r.id = id // the destination's item
+			switch {
+			case state != "done" && r.state == "done" && r.run.Valid:
 				progress = append(progress, r)
-			} else {
+			case state != "done" && r.state == "done":
+				d.c(MergeWork).Skipped++ // done there with a run left out: still to do here
+			case state == "done" && !run.Valid && r.run.Valid:
+				link = append(link, r)
+			default:
 				d.c(MergeWork).Existing++
 			}
 			return nil
@@ -82,46 +108,65 @@ func (m *merger) mergeWork(ctx context.Context) error {
 			return err
 		}
 		for _, r := range progress {
-			res, err := tx.ExecContext(ctx, tx.Rebind(`
-				WITH k(p, c, s, me, mg, t) AS (VALUES (CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT),
-					CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT)))
-				UPDATE work SET state = 'done', run_id = (SELECT `+runOfWork+` FROM k), worker = ?, lease_until = NULL,
-					finished_at = ?
-				WHERE id = ? AND state <> 'done'`),
-				r.puzzle, r.config, r.seed, r.maxEvals, r.maxGens, r.timeout, r.worker, r.finished, r.id)
-			if err != nil {
-				return dbError(err, fmt.Sprintf("finish work %d", r.id))
-			}
-			if k, err := affected(res, fmt.Sprintf("finish work %d", r.id)); err != nil {
+			if err := updateWork(ctx, tx, d, fmt.Sprintf("finish work %d", r.id), `
+				UPDATE work SET state = 'done', run_id = ?, worker = ?, lease_until = NULL, finished_at = ?
+				WHERE id = ? AND state <> 'done'`, r.run, r.worker, r.finished, r.id); err != nil {
 				return err
-			} else if k > 0 {
-				d.c(MergeWork).Updated++
-			} else {
-				d.c(MergeWork).Existing++
+			}
+		}
+		for _, r := range link {
+			if err := updateWork(ctx, tx, d, fmt.Sprintf("link work %d to its run", r.id), `
+				UPDATE work SET run_id = ? WHERE id = ? AND state = 'done' AND run_id IS NULL`, r.run, r.id); err != nil {
+				return err
 			}
 		}
 		var add [][]any
 		for i, r := range rows {
-			if !found[int64(i)] {
-				add = append(add, []any{r.experiment, r.puzzle, r.config, r.seed, r.maxEvals, r.maxGens, r.timeout,
-					r.trace, r.state, r.worker, r.attempts, r.enqueued, r.finished})
+			if found[int64(i)] {
+				continue
 			}
+			if r.state == "done" && !r.run.Valid {
+				d.c(MergeWork).Skipped++ // left out with its run
+				continue
+			}
+			if r.state != "done" {
+				r.run = sql.NullInt64{}
+			}
+			add = append(add, []any{r.experiment, r.puzzle, r.config, r.seed, r.maxEvals, r.maxGens, r.timeout,
+				r.trace, r.state, r.worker, r.attempts, r.run, r.enqueued, r.finished})
 		}
 		if len(add) > 0 {
 			t := "TEXT"
-			cte, args := keyTable("k", []string{"e", "p", "c", "s", "me", "mg", "t", "trace", "state", "worker", "attempts", "enq", "fin"},
-				[]string{big, big, big, big, big, big, big, t, t, t, big, t, t}, add)
+			cte, args := keyTable("k", []string{"e", "p", "c", "s", "me", "mg", "t", "trace", "state", "worker", "attempts", "run", "enq", "fin"},
+				[]string{big, big, big, big, big, big, big, t, t, t, big, big, t, t}, add)
 			return addRows(ctx, tx, d, MergeWork, "add work", len(add), `WITH `+cte+`
 				INSERT INTO work (experiment_id, puzzle_id, config_id, seed, max_evaluations, max_generations, timeout_ms,
 					trace, state, worker, attempts, run_id, enqueued_at, finished_at)
-				SELECT k.e, k.p, k.c, k.s, k.me, k.mg, k.t, k.trace, k.state, k.worker, k.attempts,
-					CASE WHEN k.state = 'done' THEN `+runOfWork+` END, k.enq, k.fin
+				SELECT k.e, k.p, k.c, k.s, k.me, k.mg, k.t, k.trace, k.state, k.worker, k.attempts, k.run, k.enq, k.fin
 				FROM k WHERE true
 				ON CONFLICT DO NOTHING`, args...)
 		}
 		return nil
 	}
 	return mergePages(ctx, m, MergeWork, nil, read, write, func(r workRow) badKey { return badKey{"work", r.id, 0, ""} })
+}
+
+// updateWork runs query, an update of one destination item (what names
+// it), in tx: counted as updated when it changed the item, as existing
+// when another writer had done so since the lookup.
+func updateWork(ctx context.Context, tx *sqlx.Tx, d *delta, what, query string, args ...any) error {
+	res, err := tx.ExecContext(ctx, tx.Rebind(query), args...)
+	if err != nil {
+		return dbError(err, what)
+	}
+	if k, err := affected(res, what); err != nil {
+		return err
+	} else if k > 0 {
+		d.c(MergeWork).Updated++
+	} else {
+		d.c(MergeWork).Existing++
+	}
+	return nil
 }
 
 // readWork reads a page of the source's work queue.
