@@ -148,7 +148,32 @@ func (m *merger) mergeWork(ctx context.Context) error {
 		}
 		return nil
 	}
-	return mergePages(ctx, m, MergeWork, nil, read, write, func(r workRow) badKey { return badKey{"work", r.id, 0, ""} })
+	if err := mergePages(ctx, m, MergeWork, nil, read, write, func(r workRow) badKey { return badKey{"work", r.id, 0, ""} }); err != nil {
+		return err
+	}
+	return m.noteWorkWithoutRun(ctx)
+}
+
+const (
+	whyNoRun  = "left out by an earlier merge --skip-invalid, or deleted"
+	linksThem = "a merge of a source holding the run links it"
+)
+
+// noteWorkWithoutRun notes the destination's work items done without
+// their run, which merges before mergeWork skipped the items of runs left
+// out could leave, so that the queue's "done" is not taken on trust.
+func (m *merger) noteWorkWithoutRun(ctx context.Context) error {
+	var n int64
+	if err := m.dst.GetContext(ctx, &n, `SELECT COUNT(*) FROM work WHERE state = 'done' AND run_id IS NULL`); err != nil {
+		return dbError(err, "count work done without its run")
+	}
+	switch {
+	case n == 1:
+		m.note("1 work item of the destination is done without its run (run_id NULL: %s); %s", whyNoRun, linksThem)
+	case n > 1:
+		m.note("%d work items of the destination are done without their run (run_id NULL: %s); %s", n, whyNoRun, linksThem)
+	}
+	return nil
 }
 
 // updateWork runs query, an update of one destination item (what names

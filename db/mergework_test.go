@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"sudokulab"
@@ -130,11 +131,23 @@ func TestMergeSkipsTheWorkOfInvalidRuns(t *testing.T) {
 				if n := countOf(t, dst, doneWithoutRun); n != 1 {
 					t.Fatalf("%d items done without their run, want 1", n)
 				}
-				rep, err := db.Merge(ctx, dst, mergeOpenRead(t, base.path), db.MergeOptions{})
+				rep, err := db.Merge(ctx, dst, mergeOpenRead(t, planned.path), db.MergeOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.ContainsFunc(rep.Notes, func(n string) bool {
+					return strings.HasPrefix(n, "1 work item of the destination is done without its run")
+				}) {
+					t.Errorf("notes %q, want one on the item done without its run", rep.Notes)
+				}
+				rep, err = db.Merge(ctx, dst, mergeOpenRead(t, base.path), db.MergeOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
 				wantWork(t, rep, db.MergeCount{Updated: 1, Existing: 9})
+				if len(rep.Notes) != 0 {
+					t.Errorf("notes %q, want none", rep.Notes)
+				}
 				if n := countOf(t, dst, doneWithoutRun); n != 0 {
 					t.Errorf("%d items done without their run, want 0", n)
 				}
