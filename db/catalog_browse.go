@@ -492,8 +492,21 @@ const (
 func (cat *Catalog) rows(ctx context.Context, f CatalogFilter, drive int, key string, desc bool, after *pageToken, n int,
 	join string, joinArgs []any, cond string) ([]CatalogRow, error) {
 	members := drive == driveMembers
-	where, args, err := cat.from(f, members, join, joinArgs...)
-	if err != nil {
+	// A page of one collection's memberships in order of puzzle, with no
+	// other filter, reads them first (through the primary key) and then
+	// their puzzles: joined in one query, PostgreSQL merge-joined them
+	// with every puzzle from the first id (or the last) on.
+	keysFirst := f.collID != 0 && (key == "" || key == "p.id") && join == "" && cond == "" && !cat.loading &&
+		f.Shape == "" && f.Givens == nil && f.Count == "" && len(f.Levels) == 0 && f.Tag == ""
+	var where string
+	var args []any
+	var err error
+	if keysFirst {
+		if key != "" {
+			key = "cp.puzzle_id" // the same values
+		}
+		where, args = "collection_puzzles cp WHERE cp.collection_id = ?", []any{f.collID}
+	} else if where, args, err = cat.from(f, members, join, joinArgs...); err != nil {
 		return nil, err
 	}
 	cmp, dir := ">", "ASC"
@@ -535,9 +548,14 @@ func (cat *Catalog) rows(ctx context.Context, f CatalogFilter, drive int, key st
 		where += fmt.Sprintf(" AND (%s) %s (?%s)", strings.Join(keys, ", "), cmp, strings.Repeat(", ?", len(keys)-1))
 		args = append(append(args, at...), append(at, after.CID)...)
 	}
+	limit := ` LIMIT ` + strconv.Itoa(n)
+	if keysFirst {
+		where = `(SELECT cp.* FROM ` + where + ` ORDER BY ` + order + limit +
+			`) cp JOIN puzzles p ON p.id = cp.puzzle_id JOIN collections c ON c.id = cp.collection_id`
+	}
 	query := `SELECT p.id, c.name, cp.label, cp.position, p.size, p.box_rows, p.box_cols, p.givens,
 		p.solution_count, p.count_status, p.grid, COALESCE(cp.collection_id, 0), ` + sortKey + `
-		FROM ` + where + ` ORDER BY ` + order + ` LIMIT ` + strconv.Itoa(n)
+		FROM ` + where + ` ORDER BY ` + order + limit
 	rs, err := cat.x.QueryxContext(ctx, cat.x.Rebind(query), args...)
 	if err != nil {
 		return nil, dbError(err, "browse puzzle_catalog")
