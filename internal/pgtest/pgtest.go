@@ -146,12 +146,33 @@ func start() (*server, error) {
 	if err == nil {
 		err = s.connect()
 	}
+	if err == nil {
+		err = s.watch()
+	}
 	if err != nil {
 		s.run("pg_ctl", "stop", "-D", s.dir, "-m", "immediate", "-w")
 		os.RemoveAll(s.dir)
 		return nil, err
 	}
 	return s, nil
+}
+
+// watch starts a watchdog that stops the server and removes its folder
+// once this process is gone without Main having done so: a test binary
+// killed by go test's -timeout, or by a signal, left its server running
+// (four such servers, up to an hour old, were found on the build machine).
+// It runs detached, as the server's user, and looks every second.
+func (s *server) watch() error {
+	const script = `while [ -d /proc/$0 ]; do sleep 1; done
+[ -d "$2" ] || exit 0
+"$1/pg_ctl" stop -D "$2" -m immediate -w >/dev/null 2>&1
+rm -rf "$2"`
+	cmd := exec.Command("/bin/sh", "-c", script, strconv.Itoa(os.Getpid()), s.bin, s.dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred, Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start the server's watchdog: %w", err)
+	}
+	return cmd.Process.Release()
 }
 
 // binDir finds the folder holding initdb: pg_config --bindir, or else the

@@ -1,10 +1,15 @@
 package pgtest_test
 
 import (
+	"bufio"
 	"database/sql"
+	"fmt"
 	"net/url"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 
@@ -132,3 +137,55 @@ func TestSkipSwitch(t *testing.T) {
 		t.Error("DSN returned although SUDOKULAB_TEST_POSTGRES=skip")
 	}
 }
+
+// TestServerGoesWithItsTests runs this test binary again as a child that
+// starts a server and then is killed (as go test's -timeout or a signal
+// kills a test binary, with no chance to stop its server): the server
+// stops within a minute all the same.
+func TestServerGoesWithItsTests(t *testing.T) {
+	if os.Getenv(childEnv) != "" {
+		fmt.Println(pgtest.DSN(t))
+		time.Sleep(time.Hour) // until killed
+		return
+	}
+	if os.Getenv("SUDOKULAB_TEST_POSTGRES_DSN") != "" {
+		t.Skip("SUDOKULAB_TEST_POSTGRES_DSN names a server of its own: no server is started to watch")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestServerGoesWithItsTests$", "-test.timeout", "10m")
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("the child printed %q: %v", line, err)
+	}
+	dsn := strings.TrimSpace(line)
+	ping := func() error {
+		db, err := sql.Open("pgx", dsn)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return db.Ping()
+	}
+	if err := ping(); err != nil {
+		t.Fatalf("the child's server does not answer: %v", err)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	for deadline := time.Now().Add(time.Minute); ping() == nil; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the killed child's server still answers a minute later")
+		}
+	}
+}
+
+// childEnv marks the child of TestServerGoesWithItsTests.
+const childEnv = "PGTEST_WATCHDOG_CHILD"
