@@ -174,6 +174,8 @@ type Catalog struct {
 	// loading is true when an import is loading: the queries then leave
 	// out what it wrote, as the view does.
 	loading bool
+	// collectionsRead is collectionsRead but in tests.
+	collectionsRead int
 }
 
 // NewCatalog returns the Catalog read through x, a transaction for
@@ -184,7 +186,7 @@ func NewCatalog(ctx context.Context, x sqlx.ExtContext) (*Catalog, error) {
 	if err != nil {
 		return nil, dbError(err, "browse puzzle_catalog")
 	}
-	return &Catalog{x: x, loading: loading}, nil
+	return &Catalog{x: x, loading: loading, collectionsRead: collectionsRead}, nil
 }
 
 // from returns the FROM clause and WHERE condition (with its arguments)
@@ -578,7 +580,7 @@ func (cat *Catalog) rows(ctx context.Context, f CatalogFilter, drive int, key st
 
 // collectionsRead is how many collections collectionRows reads one at a
 // time before it reads the rest in one query (at least 1).
-var collectionsRead = 32
+const collectionsRead = 32
 
 // collectionRows reads at most n rows under f that have a collection,
 // sorted by collection name, id and collection id, after the token's row.
@@ -612,7 +614,7 @@ func (cat *Catalog) collectionRows(ctx context.Context, f CatalogFilter, desc bo
 	}
 	var colls []coll
 	err := sqlx.SelectContext(ctx, cat.x, &colls, cat.x.Rebind(`SELECT id AS "id", name AS "name" FROM collections`+where+
-		` ORDER BY name `+dir+` LIMIT `+strconv.Itoa(collectionsRead+1)), args...)
+		` ORDER BY name `+dir+` LIMIT `+strconv.Itoa(cat.collectionsRead+1)), args...)
 	if err != nil {
 		return nil, dbError(err, "browse puzzle_catalog")
 	}
@@ -621,7 +623,7 @@ func (cat *Catalog) collectionRows(ctx context.Context, f CatalogFilter, desc bo
 		if len(out) == n {
 			return out, nil
 		}
-		if i == collectionsRead {
+		if i == cat.collectionsRead {
 			// The rest, past the last collection read: a token after
 			// its every row.
 			last := pageToken{V: colls[i-1].Name, ID: math.MaxInt64, CID: math.MaxInt64}

@@ -62,17 +62,19 @@ type CatalogIndex struct {
 	status    []uint8
 	statuses  []string
 	created   []int64
+	// smallSet is indexSmallSet but in tests.
+	smallSet int
 }
 
 // indexSmallSet bounds the rows a filter may keep for a page under a sort
 // on a column the index does not hold (label, position, a rating) to be
 // read through the ids of all of them (SQL sorts them); a filter keeping
 // more is read in the sort's order, as without the index.
-var indexSmallSet = 10000
+const indexSmallSet = 10000
 
 // Index reads the catalog index, in one reading of each table.
 func (cat *Catalog) Index(ctx context.Context) (*CatalogIndex, error) {
-	ix := &CatalogIndex{}
+	ix := &CatalogIndex{smallSet: indexSmallSet}
 	if err := cat.readLevels(ctx, &ix.cube); err != nil {
 		return nil, err
 	}
@@ -527,7 +529,7 @@ func (ix *CatalogIndex) candidates(q CatalogQuery, col sortCol, after *pageToken
 	rows := 0
 	for r := range ix.rowPuzzle {
 		if m.match(r) {
-			if rows++; rows > indexSmallSet {
+			if rows++; rows > ix.smallSet {
 				return nil, false
 			}
 			if id := ix.ids[ix.rowPuzzle[r]]; len(ids) == 0 || ids[len(ids)-1] != id {

@@ -115,7 +115,7 @@ func suiteCatalogIndexPages(t *testing.T, d *db.DB) {
 					if s == "collection" {
 						// The collections past the first read in one
 						// query, as past collectionsRead of many.
-						restore := db.SetCollectionsRead(1)
+						restore := cat.SetCollectionsRead(1)
 						got := allPages(t, ctx, cat, q)
 						restore()
 						if got != want {
@@ -126,7 +126,7 @@ func suiteCatalogIndexPages(t *testing.T, d *db.DB) {
 					// With every set small, then with every set big
 					// (the rows read in the sort's order).
 					for _, small := range []int{10000, 0} {
-						restore := db.SetIndexSmallSet(small)
+						restore := ix.SetSmallSet(small)
 						got := allPages(t, ctx, cat, q)
 						restore()
 						if got != want {

@@ -3,19 +3,21 @@ package db
 // Affected exposes affected to the external tests.
 var Affected = affected
 
-// SetIndexSmallSet sets indexSmallSet until the returned function is
-// called, so that a small catalog takes the paths of a big one.
-func SetIndexSmallSet(n int) (restore func()) {
-	old := indexSmallSet
-	indexSmallSet = n
-	return func() { indexSmallSet = old }
+// SetSmallSet sets the index's indexSmallSet until the returned function
+// is called, so that a small catalog takes the paths of a big one. (A
+// field, not the package's variable, so that tests on two engines at once
+// do not race.)
+func (ix *CatalogIndex) SetSmallSet(n int) (restore func()) {
+	old := ix.smallSet
+	ix.smallSet = n
+	return func() { ix.smallSet = old }
 }
 
-// SetCollectionsRead sets collectionsRead until the returned function is
-// called, so that a catalog of few collections reads some of them in one
-// query, as one of many does.
-func SetCollectionsRead(n int) (restore func()) {
-	old := collectionsRead
-	collectionsRead = n
-	return func() { collectionsRead = old }
+// SetCollectionsRead sets the catalog's collectionsRead until the
+// returned function is called, so that a catalog of few collections reads
+// some of them in one query, as one of many does.
+func (cat *Catalog) SetCollectionsRead(n int) (restore func()) {
+	old := cat.collectionsRead
+	cat.collectionsRead = n
+	return func() { cat.collectionsRead = old }
 }
