@@ -115,50 +115,44 @@ func TagPuzzles(ctx context.Context, x sqlx.ExtContext, tag string, ids []int64)
 	if err := CheckTag(tag); err != nil {
 		return 0, err
 	}
-	at := FormatTime(now())
-	n := 0
-	for start := 0; start < len(ids); start += chunk {
-		part := ids[start:min(start+chunk, len(ids))]
-		args := []any{tag, at}
-		for _, id := range part {
-			args = append(args, id)
-		}
-		// The tag an import still loading gave (not shown yet) becomes the
-		// curator's, so that the import's failure does not take it back.
-		res, err := x.ExecContext(ctx, x.Rebind(`INSERT INTO puzzle_tags (puzzle_id, tag, added_at)
-			SELECT id, ?, ? FROM puzzles WHERE id IN (?`+strings.Repeat(", ?", len(part)-1)+`)
+	// The tag an import still loading gave (not shown yet) becomes the
+	// curator's, so that the import's failure does not take it back.
+	n, err := execByIDs(ctx, x, ids, []any{tag, FormatTime(now())}, func(in string) string {
+		return `INSERT INTO puzzle_tags (puzzle_id, tag, added_at)
+			SELECT id, ?, ? FROM puzzles WHERE id IN ` + in + `
 			ON CONFLICT (puzzle_id, tag) DO UPDATE SET import_id = NULL, added_at = excluded.added_at
-			WHERE puzzle_tags.import_id IN (SELECT id FROM imports WHERE state = 'loading')`), args...)
-		if err != nil {
-			return n, dbError(err, "tag puzzles "+tag)
-		}
-		k, err := res.RowsAffected()
-		if err != nil {
-			return n, dbError(err, "tag puzzles "+tag)
-		}
-		n += int(k)
-	}
-	return n, nil
+			WHERE puzzle_tags.import_id IN (SELECT id FROM imports WHERE state = 'loading')`
+	})
+	return n, dbError(err, "tag puzzles "+tag)
 }
 
 // UntagPuzzles takes tag off each puzzle of ids that has it and returns
 // how many it took it off.
 func UntagPuzzles(ctx context.Context, x sqlx.ExtContext, tag string, ids []int64) (int, error) {
+	n, err := execByIDs(ctx, x, ids, []any{tag}, func(in string) string {
+		return `DELETE FROM puzzle_tags WHERE tag = ? AND puzzle_id IN ` + in
+	})
+	return n, dbError(err, "untag puzzles "+tag)
+}
+
+// execByIDs runs the statement query gives for a list of placeholders
+// (in: "(?, ?, ...)") once per chunk of ids, with args before the chunk's
+// ids, and returns the rows affected in all.
+func execByIDs(ctx context.Context, x sqlx.ExtContext, ids []int64, args []any, query func(in string) string) (int, error) {
 	n := 0
 	for start := 0; start < len(ids); start += chunk {
 		part := ids[start:min(start+chunk, len(ids))]
-		args := []any{tag}
+		all := append(make([]any, 0, len(args)+len(part)), args...)
 		for _, id := range part {
-			args = append(args, id)
+			all = append(all, id)
 		}
-		res, err := x.ExecContext(ctx, x.Rebind(`DELETE FROM puzzle_tags WHERE tag = ? AND puzzle_id IN (?`+
-			strings.Repeat(", ?", len(part)-1)+`)`), args...)
+		res, err := x.ExecContext(ctx, x.Rebind(query("(?"+strings.Repeat(", ?", len(part)-1)+")")), all...)
 		if err != nil {
-			return n, dbError(err, "untag puzzles "+tag)
+			return n, err
 		}
 		k, err := res.RowsAffected()
 		if err != nil {
-			return n, dbError(err, "untag puzzles "+tag)
+			return n, err
 		}
 		n += int(k)
 	}
